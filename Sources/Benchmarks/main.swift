@@ -1,0 +1,2 @@
+import Signals
+print("benchmarks: to do")

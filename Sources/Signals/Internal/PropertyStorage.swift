@@ -1,0 +1,121 @@
+import Synchronization
+
+/// The value, lock and change signal behind `MutableProperty`, `Property` and composed properties.
+///
+/// Locking rule: `lock` guards `current` and `isCompleted`. A change is *submitted* to `signal` while
+/// `lock` is held, so that changes reach the signal in the order they were made, and *delivered* after
+/// `lock` is released, so that observers never run under it (lock order: this lock, then the signal's).
+@usableFromInline
+final class PropertyStorage<Value>: @unchecked Sendable {
+    @usableFromInline let lock = Lock()
+    /// The thread inside `modify`'s body, or 0: turns a nested `modify` into a clear trap.
+    @usableFromInline let modifyingThread = Atomic<UInt>(0)
+    @usableFromInline let signal = Signal<Value, Never>()
+
+    // Guarded by `lock`.
+    @usableFromInline var current: Value
+    @usableFromInline var isCompleted = false
+
+    @inlinable
+    init(_ initial: Value) {
+        current = initial
+    }
+
+    @inlinable
+    var value: Value {
+        checkNotInsideModify()
+        return lock.locked { current }
+    }
+
+    @inlinable
+    func set(_ newValue: Value) {
+        checkNotInsideModify()
+        let delivery = lock.locked { () -> Signal<Value, Never>.Delivery? in
+            current = newValue
+            return signal.submit(.value(newValue))
+        }
+        if let delivery { signal.deliver(delivery) }
+    }
+
+    @inlinable
+    func modify<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+        checkNotInsideModify()
+        let outcome = lock.locked { () -> (Result<R, E>, Signal<Value, Never>.Delivery?) in
+            modifyingThread.store(currentThreadID(), ordering: .relaxed)
+            let result: Result<R, E>
+            do throws(E) {
+                result = .success(try body(&current))
+            } catch {
+                result = .failure(error)
+            }
+            modifyingThread.store(0, ordering: .relaxed)
+            // Observers are told even if `body` threw: whatever it left in place is the new value.
+            return (result, signal.submit(.value(current)))
+        }
+        if let delivery = outcome.1 { signal.deliver(delivery) }
+        return try outcome.0.get()
+    }
+
+    @inlinable
+    func checkNotInsideModify() {
+        let thread = modifyingThread.load(ordering: .relaxed)
+        if thread != 0 && thread == currentThreadID() {
+            fatalError("MutableProperty: the body of modify(_:) read or changed the same property; "
+                + "use the inout value it is given instead.")
+        }
+    }
+
+    /// Sends `completed` to every observer; later changes are still stored but no longer sent.
+    @usableFromInline
+    func complete() {
+        let delivery = lock.locked { () -> Signal<Value, Never>.Delivery? in
+            guard !isCompleted else { return nil }
+            isCompleted = true
+            return signal.submit(.completed)
+        }
+        if let delivery { signal.deliver(delivery) }
+    }
+
+    /// Attaches `action` and delivers the current value to it first, then every change.
+    @inlinable
+    func attachWithCurrent(_ action: Signal<Value, Never>.Box.Action) -> any Disposable {
+        checkNotInsideModify()
+        let attached = lock.locked { () -> (UInt64?, Signal<Value, Never>.Delivery?, Value?) in
+            if isCompleted { return (nil, nil, current) }
+            let (token, delivery) = signal.attach(action, initial: .value(current))
+            return (token, delivery, nil)
+        }
+        if let delivery = attached.1 { signal.deliver(delivery) }
+        if let token = attached.0 { return InterruptingObservation(signal, token) }
+        // Completed: the current value, then `completed`, to this observer alone.
+        if let last = attached.2 {
+            switch action {
+            case let .events(action):
+                action(.value(last))
+                action(.completed)
+            case let .values(action):
+                action(last)
+            }
+        }
+        return AnyDisposable()
+    }
+
+    /// Reads the current value and attaches `action` for the changes after it, atomically.
+    @usableFromInline
+    func observeChanges(
+        _ action: @escaping @Sendable (Event<Value, Never>) -> Void
+    ) -> (current: Value, observation: (any Disposable)?) {
+        lock.locked { (current, signal.observe(action)) }
+    }
+
+    /// The producer of the current value, then every change.
+    @inlinable
+    var producer: Producer<Value, Never> {
+        Producer<Value, Never>({ [self] observer, lifetime in
+            // Forward into the run: its signal adds the run's lifetime and disposal.
+            let forward = Confined(observer)
+            let observation = attachWithCurrent(.events { forward.value.send($0) })
+            lifetime.add(observation)
+        }, directAttach: { [self] action in attachWithCurrent(action) })
+    }
+}

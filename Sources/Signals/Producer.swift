@@ -1,0 +1,183 @@
+/// A cold stream: a recipe for work that runs anew, with its own state, each time it is started.
+///
+/// `start` creates a *run*: a fresh signal, whose input (a `Signal.Observer`) and `Lifetime` are handed
+/// to the start handler, on the caller's thread, before `start` returns. The run ends when a terminal event
+/// is sent, when the returned disposable is disposed (observers receive `interrupted`), or when nothing
+/// holds the run's input any more (also `interrupted`). Its lifetime ends then: actions the handler
+/// registered with `lifetime.observeEnded` run, and everything the run retained is released.
+///
+/// A handler that sends later keeps the input: captured by the work it schedules, or with
+/// `lifetime.observeEnded { _ = observer }` / `observer.keepAliveUntilTerminated()`. Dropping the
+/// returned disposable does not interrupt the run.
+///
+/// ```swift
+/// let numbers = Producer<Int, Never> { observer, lifetime in
+///     for i in 1...3 where !lifetime.hasEnded { observer.send(value: i) }
+///     observer.sendCompleted()
+/// }
+/// numbers.startWithValues { print($0) }   // 1 2 3
+/// ```
+public struct Producer<Value, Failure: Error> {
+    @usableFromInline
+    let startHandler: (Signal<Value, Failure>.Observer, Lifetime) -> Void
+
+    /// A shortcut for `start(_:)` and `startWithValues(_:)` with no operator in between: attaches the
+    /// action directly to an existing stream (a property's signal) instead of creating a run's signal.
+    /// It must behave exactly like `startHandler` would.
+    @usableFromInline
+    let directAttach: ((Signal<Value, Failure>.Box.Action) -> any Disposable)?
+
+    /// A producer whose every run calls `startHandler` with the run's input and lifetime.
+    ///
+    /// The handler runs synchronously inside `start`, on the caller's thread.
+    @inlinable
+    public init(_ startHandler: @escaping (Signal<Value, Failure>.Observer, Lifetime) -> Void) {
+        self.startHandler = startHandler
+        self.directAttach = nil
+    }
+
+    @inlinable
+    init(
+        _ startHandler: @escaping (Signal<Value, Failure>.Observer, Lifetime) -> Void,
+        directAttach: @escaping (Signal<Value, Failure>.Box.Action) -> any Disposable
+    ) {
+        self.startHandler = startHandler
+        self.directAttach = directAttach
+    }
+
+    /// A producer that sends `value`, then completes.
+    @inlinable
+    public init(value: Value) {
+        self.init { observer, _ in
+            observer.send(value: value)
+            observer.sendCompleted()
+        }
+    }
+
+    /// A producer that fails with `error` at once.
+    @inlinable
+    public init(error: Failure) {
+        self.init { observer, _ in observer.send(error: error) }
+    }
+
+    /// A producer that sends the elements of `values` in order, then completes.
+    ///
+    /// Iteration stops early if the run is disposed (the lifetime is checked before every element).
+    @inlinable
+    public init<S: Sequence>(values: S) where S.Element == Value {
+        self.init { observer, lifetime in
+            for value in values {
+                if lifetime.hasEnded { return }
+                observer.send(value: value)
+            }
+            observer.sendCompleted()
+        }
+    }
+
+    /// A producer that sends `result`'s value and completes, or fails with its error.
+    @inlinable
+    public init(result: Result<Value, Failure>) {
+        switch result {
+        case let .success(value): self.init(value: value)
+        case let .failure(error): self.init(error: error)
+        }
+    }
+
+    /// A producer that completes at once without a value.
+    @inlinable
+    public static var empty: Producer {
+        Producer { observer, _ in observer.sendCompleted() }
+    }
+
+    /// A producer that never sends anything; its run ends only when it is disposed.
+    @inlinable
+    public static var never: Producer {
+        Producer { observer, _ in observer.keepAliveUntilTerminated() }
+    }
+
+    // MARK: - Starting
+
+    /// Starts a run and calls `action` with its every event, on the thread that sends it.
+    ///
+    /// - Returns: the run's disposable: disposing it interrupts the run; dropping it does not.
+    @inlinable
+    @discardableResult
+    public func start(_ action: @escaping @Sendable (Event<Value, Failure>) -> Void = { _ in }) -> any Disposable {
+        if let directAttach { return directAttach(.events(action)) }
+        let (signal, input) = Signal<Value, Failure>.pipe()
+        signal.observe(action)
+        return run(signal, input)
+    }
+
+    /// Starts a run and calls `action` with its every value; terminal events end it silently.
+    ///
+    /// - Returns: the run's disposable (see `start(_:)`).
+    @inlinable
+    @discardableResult
+    public func startWithValues(_ action: @escaping @Sendable (Value) -> Void) -> any Disposable {
+        if let directAttach { return directAttach(.values(action)) }
+        let (signal, input) = Signal<Value, Failure>.pipe()
+        signal.observeValues(action)
+        return run(signal, input)
+    }
+
+    /// Starts a run that forwards every event to `observer`.
+    @inlinable
+    @discardableResult
+    public func start(_ observer: Signal<Value, Failure>.Observer) -> any Disposable {
+        let (signal, input) = Signal<Value, Failure>.pipe()
+        signal.attachForwarding(observer)
+        return run(signal, input)
+    }
+
+    /// Starts a run and hands its signal to `setup` before the start handler runs, so that
+    /// `setup` can attach observers (or compose operators) without missing an event.
+    ///
+    /// - Returns: the run's disposable (see `start(_:)`).
+    @inlinable
+    @discardableResult
+    public func startWithSignal(_ setup: (Signal<Value, Failure>, any Disposable) -> Void) -> any Disposable {
+        let (signal, input) = Signal<Value, Failure>.pipe()
+        let disposable = RunDisposable(signal)
+        setup(signal, disposable)
+        return run(signal, input, disposable)
+    }
+
+    @inlinable
+    func run(
+        _ signal: Signal<Value, Failure>, _ input: Signal<Value, Failure>.Observer,
+        _ disposable: RunDisposable<Value, Failure>? = nil
+    ) -> any Disposable {
+        let lifetime = Lifetime()
+        signal.endOnTermination(lifetime)
+        let disposable = disposable ?? RunDisposable(signal)
+        if !lifetime.hasEnded { startHandler(input, lifetime) }
+        return disposable
+    }
+}
+
+extension Signal {
+    /// Forwards every event to a closure observer (used when a run is started with one).
+    @usableFromInline
+    func attachForwarding(_ observer: Observer) {
+        // The observer is called only from this signal's serial delivery.
+        let forward = Confined(observer)
+        observe { forward.value.send($0) }
+    }
+}
+
+/// The disposable of a producer's run: interrupts the run's signal. Retains the signal, which holds
+/// nothing once the run has terminated.
+@usableFromInline
+final class RunDisposable<Value, Failure: Error>: Disposable {
+    @usableFromInline let signal: Signal<Value, Failure>
+
+    @inlinable
+    init(_ signal: Signal<Value, Failure>) { self.signal = signal }
+
+    @usableFromInline
+    var isDisposed: Bool { signal.isTerminated }
+
+    @usableFromInline
+    func dispose() { signal.send(.interrupted) }
+}

@@ -2,9 +2,13 @@
 //
 // PaginatedList: paginated lists ("infinite scroll") that are easy to build and hard to get wrong.
 // No package dependencies: the reactive core (`Signals`) is the package's own.
+//
+//   paging-demo (executable) ─► PaginatedList ─► Signals
+//   Benchmarks  (executable) ─► PaginatedList ─► Signals
+//   PaginatedListTesting ─────► PaginatedList ─► Signals
 import PackageDescription
 
-let strict: [SwiftSetting] = [
+let settings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
@@ -14,14 +18,27 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Signals", targets: ["Signals"]),
+        .library(name: "PaginatedList", targets: ["PaginatedList"]),
         .library(name: "PaginatedListTesting", targets: ["PaginatedListTesting"]),
+        .executable(name: "paging-demo", targets: ["paging-demo"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
     ],
     targets: [
-        .target(name: "Signals", swiftSettings: strict),
-        .target(name: "PaginatedListTesting", dependencies: ["Signals"], swiftSettings: strict),
-        .executableTarget(name: "Benchmarks", dependencies: ["Signals"], swiftSettings: strict),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals", "PaginatedListTesting"], swiftSettings: strict),
+        .target(name: "Signals", swiftSettings: settings),
+        .target(name: "PaginatedList", dependencies: ["Signals"], swiftSettings: settings),
+        .target(name: "PaginatedListTesting", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
+        .executableTarget(name: "paging-demo", dependencies: ["PaginatedList"], swiftSettings: settings),
+        .executableTarget(name: "Benchmarks", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
+
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "PaginatedListTesting"], swiftSettings: settings),
+        .testTarget(name: "PaginatedListTests", dependencies: ["PaginatedList", "PaginatedListTesting"],
+                    swiftSettings: settings),
+        .testTarget(name: "PaginatedListTestingTests", dependencies: ["PaginatedListTesting"],
+                    swiftSettings: settings),
+        // A client written in Swift 6 mode with complete checking: Sendable use from Tasks and @MainActor.
+        .testTarget(name: "Swift6ClientTests", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
+        .testTarget(name: "DocsTests", dependencies: ["PaginatedList", "PaginatedListTesting", "Signals"],
+                    swiftSettings: settings),
     ],
     swiftLanguageModes: [.v6]
 )

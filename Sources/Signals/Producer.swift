@@ -25,7 +25,7 @@ public struct Producer<Value, Failure: Error> {
     /// action directly to an existing stream (a property's signal) instead of creating a run's signal.
     /// It must behave exactly like `startHandler` would.
     @usableFromInline
-    let directAttach: ((Signal<Value, Failure>.Box.Action) -> any Disposable)?
+    let directAttach: ((SignalCore<Value, Failure>.Action) -> any Disposable)?
 
     /// A producer whose every run calls `startHandler` with the run's input and lifetime.
     ///
@@ -39,7 +39,7 @@ public struct Producer<Value, Failure: Error> {
     @inlinable
     init(
         _ startHandler: @escaping (Signal<Value, Failure>.Observer, Lifetime) -> Void,
-        directAttach: @escaping (Signal<Value, Failure>.Box.Action) -> any Disposable
+        directAttach: @escaping (SignalCore<Value, Failure>.Action) -> any Disposable
     ) {
         self.startHandler = startHandler
         self.directAttach = directAttach
@@ -138,7 +138,7 @@ public struct Producer<Value, Failure: Error> {
     @discardableResult
     public func startWithSignal(_ setup: (Signal<Value, Failure>, any Disposable) -> Void) -> any Disposable {
         let (signal, input) = Signal<Value, Failure>.pipe()
-        let disposable = RunDisposable(signal)
+        let disposable = RunDisposable(signal.core)
         setup(signal, disposable)
         return run(signal, input, disposable)
     }
@@ -149,8 +149,8 @@ public struct Producer<Value, Failure: Error> {
         _ disposable: RunDisposable<Value, Failure>? = nil
     ) -> any Disposable {
         let lifetime = Lifetime()
-        signal.endOnTermination(lifetime)
-        let disposable = disposable ?? RunDisposable(signal)
+        signal.core.endOnTermination(lifetime)
+        let disposable = disposable ?? RunDisposable(signal.core)
         if !lifetime.hasEnded { startHandler(input, lifetime) }
         return disposable
     }
@@ -166,18 +166,18 @@ extension Signal {
     }
 }
 
-/// The disposable of a producer's run: interrupts the run's signal. Retains the signal, which holds
-/// nothing once the run has terminated.
+/// The disposable of a producer's run: interrupts the run's signal. Retains the signal's core (not the
+/// `Signal`), which holds nothing once the run has terminated.
 @usableFromInline
 final class RunDisposable<Value, Failure: Error>: Disposable {
-    @usableFromInline let signal: Signal<Value, Failure>
+    @usableFromInline let core: SignalCore<Value, Failure>
 
     @inlinable
-    init(_ signal: Signal<Value, Failure>) { self.signal = signal }
+    init(_ core: SignalCore<Value, Failure>) { self.core = core }
 
     @usableFromInline
-    var isDisposed: Bool { signal.isTerminated }
+    var isDisposed: Bool { core.isTerminated }
 
     @usableFromInline
-    func dispose() { signal.send(.interrupted) }
+    func dispose() { core.send(.interrupted) }
 }

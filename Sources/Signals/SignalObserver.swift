@@ -8,26 +8,24 @@ extension Signal {
     ///
     /// An `Observer` made from a closure (`Observer(_:)`) simply forwards every event to it.
     public final class Observer {
+        /// The core of the signal this is the input of; interrupted on deinit. `nil` for a closure observer.
         @usableFromInline
-        enum Target {
-            /// The input of `signal`: interrupts it on deinit.
-            case signal(Signal)
-            /// Forwards to a closure. The package's own transform observers use non-`@Sendable`
-            /// closures that capture only `@Sendable` transforms and downstream observers.
-            case action((Event<Value, Failure>) -> Void)
-        }
-
+        let core: SignalCore<Value, Failure>?
+        /// The closure of a closure observer. The package's own forwarding observers use non-`@Sendable`
+        /// closures that capture only `@Sendable` transforms and downstream observers.
         @usableFromInline
-        let target: Target
+        let forward: ((Event<Value, Failure>) -> Void)?
 
         @inlinable
-        init(_ signal: Signal) {
-            target = .signal(signal)
+        init(_ core: SignalCore<Value, Failure>) {
+            self.core = core
+            self.forward = nil
         }
 
         @inlinable
         init(forwarding action: @escaping (Event<Value, Failure>) -> Void) {
-            target = .action(action)
+            self.core = nil
+            self.forward = action
         }
 
         /// An observer that calls `action` with every event it is sent.
@@ -41,9 +39,10 @@ extension Signal {
         /// Sends `event`.
         @inlinable
         public func send(_ event: Event<Value, Failure>) {
-            switch target {
-            case let .signal(signal): signal.send(event)
-            case let .action(action): action(event)
+            if let core {
+                core.send(event)
+            } else {
+                forward.unsafelyUnwrapped(event)
             }
         }
 
@@ -74,15 +73,15 @@ extension Signal {
         /// Keeps this observer alive until its stream terminates: for a start handler that will send later
         /// from work that does not otherwise capture it. Has no effect on a closure observer.
         public func keepAliveUntilTerminated() {
-            if case let .signal(signal) = target { signal.keepAlive(self) }
+            core?.keepAlive(self)
         }
 
         deinit {
-            if case let .signal(signal) = target { signal.send(.interrupted) }
+            core?.send(.interrupted)
         }
     }
 }
 
-// The target is a lock-guarded `Signal`, or a closure that is `@Sendable` when a user supplied it
+// The target is a lock-guarded signal core, or a closure that is `@Sendable` when a user supplied it
 // (the package's own forwarding closures capture only `@Sendable` transforms and observers).
 extension Signal.Observer: @unchecked Sendable where Value: Sendable {}

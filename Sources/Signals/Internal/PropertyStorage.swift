@@ -13,8 +13,8 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     @usableFromInline let signal = Signal<Value, Never>()
 
     // Guarded by `lock`.
-    @usableFromInline var current: Value
-    @usableFromInline var isCompleted = false
+    @usableFromInline @exclusivity(unchecked) var current: Value
+    @usableFromInline @exclusivity(unchecked) var isCompleted = false
 
     @inlinable
     init(_ initial: Value) {
@@ -30,17 +30,17 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     @inlinable
     func set(_ newValue: Value) {
         checkNotInsideModify()
-        let delivery = lock.locked { () -> Signal<Value, Never>.Delivery? in
+        let delivery = lock.locked { () -> SignalCore<Value, Never>.Delivery? in
             current = newValue
-            return signal.submit(.value(newValue))
+            return signal.core.submit(.value(newValue))
         }
-        if let delivery { signal.deliver(delivery) }
+        if let delivery { signal.core.deliver(delivery) }
     }
 
     @inlinable
     func modify<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         checkNotInsideModify()
-        let outcome = lock.locked { () -> (Result<R, E>, Signal<Value, Never>.Delivery?) in
+        let outcome = lock.locked { () -> (Result<R, E>, SignalCore<Value, Never>.Delivery?) in
             modifyingThread.store(currentThreadID(), ordering: .relaxed)
             let result: Result<R, E>
             do throws(E) {
@@ -50,9 +50,9 @@ final class PropertyStorage<Value>: @unchecked Sendable {
             }
             modifyingThread.store(0, ordering: .relaxed)
             // Observers are told even if `body` threw: whatever it left in place is the new value.
-            return (result, signal.submit(.value(current)))
+            return (result, signal.core.submit(.value(current)))
         }
-        if let delivery = outcome.1 { signal.deliver(delivery) }
+        if let delivery = outcome.1 { signal.core.deliver(delivery) }
         return try outcome.0.get()
     }
 
@@ -68,25 +68,25 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     /// Sends `completed` to every observer; later changes are still stored but no longer sent.
     @usableFromInline
     func complete() {
-        let delivery = lock.locked { () -> Signal<Value, Never>.Delivery? in
+        let delivery = lock.locked { () -> SignalCore<Value, Never>.Delivery? in
             guard !isCompleted else { return nil }
             isCompleted = true
-            return signal.submit(.completed)
+            return signal.core.submit(.completed)
         }
-        if let delivery { signal.deliver(delivery) }
+        if let delivery { signal.core.deliver(delivery) }
     }
 
     /// Attaches `action` and delivers the current value to it first, then every change.
     @inlinable
-    func attachWithCurrent(_ action: Signal<Value, Never>.Box.Action) -> any Disposable {
+    func attachWithCurrent(_ action: SignalCore<Value, Never>.Action) -> any Disposable {
         checkNotInsideModify()
-        let attached = lock.locked { () -> (UInt64?, Signal<Value, Never>.Delivery?, Value?) in
+        let attached = lock.locked { () -> (UInt64?, SignalCore<Value, Never>.Delivery?, Value?) in
             if isCompleted { return (nil, nil, current) }
-            let (token, delivery) = signal.attach(action, initial: .value(current))
+            let (token, delivery) = signal.core.attach(action, initial: .value(current))
             return (token, delivery, nil)
         }
-        if let delivery = attached.1 { signal.deliver(delivery) }
-        if let token = attached.0 { return InterruptingObservation(signal, token) }
+        if let delivery = attached.1 { signal.core.deliver(delivery) }
+        if let token = attached.0 { return InterruptingObservation(signal.core, token) }
         // Completed: the current value, then `completed`, to this observer alone.
         if let last = attached.2 {
             switch action {

@@ -1,0 +1,452 @@
+import Synchronization
+
+/// The machinery behind a `Signal`: the observer list, the delivery queue and the termination state.
+///
+/// **Ownership.** The input (`Signal.Observer`) and every observation's disposable retain the core;
+/// the core retains its attached observers (`Box`es) until they are detached or it terminates, and a
+/// delivery in progress retains the list it delivers to. The public `Signal` is a shell around the core,
+/// so a disposable never keeps the `Signal` alive, and a terminated core holds nothing. None of these
+/// references is weak: the per-event path never touches a weak-reference side table.
+///
+/// **Locking rule.** `lock` guards every `var` of the core. The atomic `delivery` word says whether a
+/// thread is delivering (`delivering`) and whether work waits for it (`pendingWork`). Only a thread
+/// holding `lock` moves the word out of `idle` or out of `pendingWork`; the delivering thread moves it
+/// from `delivering` back to `idle` without the lock (the uncontended path: one lock/unlock and one
+/// compare-and-swap per event). A sender that finds a delivery in progress queues its event and
+/// returns; the delivering thread drains the queue in FIFO order. No lock is held while an observer runs.
+///
+/// **Per-event path.** The observer list holds `Unmanaged` boxes, each retained once by the list, so that
+/// a delivery iterates its snapshot of the list without retaining anything but the list's buffer. A box
+/// detached while a delivery is in progress is released by the delivering thread once that delivery ends
+/// (`deferredReleases`), never under it; while no delivery is in progress it is released at once, outside
+/// the lock. Boxes are immutable apart from their atomic `disposed` flag: the flag is what a delivery
+/// already in progress on another thread checks before calling an observer.
+///
+/// **Numbers.** One counter numbers both observers (at attach) and events (at send): an observer
+/// receives the events numbered after it, that is, the events sent after it attached.
+@usableFromInline
+final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
+    @usableFromInline
+    enum Action: Sendable {
+        case events(@Sendable (Event<Value, Failure>) -> Void)
+        case values(@Sendable (Value) -> Void)
+    }
+
+    /// One attached observer. The observer list holds each box with a manual retain (see "Per-event
+    /// path" above); deliveries in progress use it unretained.
+    @usableFromInline
+    final class Box: Sendable {
+        /// The action of an observer of every event, or `nil` for an observer of values only.
+        @usableFromInline let events: (@Sendable (Event<Value, Failure>) -> Void)?
+        /// The action of an observer of values only.
+        @usableFromInline let values: (@Sendable (Value) -> Void)?
+        /// Attach order: the key the core finds the box by, and the number of the last event it misses.
+        @usableFromInline let token: UInt64
+        /// Set when the observation is disposed, so that a delivery in progress skips this observer.
+        @usableFromInline let disposed = Atomic<Bool>(false)
+
+        @inlinable
+        init(_ action: Action, token: UInt64) {
+            switch action {
+            case let .events(action):
+                events = action
+                values = nil
+            case let .values(action):
+                events = nil
+                values = action
+            }
+            self.token = token
+        }
+
+        /// Calls the observer's action with `event`.
+        @inlinable
+        func receive(_ event: Event<Value, Failure>) {
+            if let events {
+                events(event)
+            } else if case let .value(value) = event {
+                values.unsafelyUnwrapped(value)
+            }
+        }
+    }
+
+    /// An event waiting to be delivered, and to whom: every observer, or only `target`.
+    @usableFromInline
+    struct Pending {
+        @usableFromInline var event: Event<Value, Failure>
+        @usableFromInline var target: Box?
+        @usableFromInline var sequence: UInt64
+
+        @inlinable
+        init(event: Event<Value, Failure>, target: Box?, sequence: UInt64) {
+            self.event = event
+            self.target = target
+            self.sequence = sequence
+        }
+
+        @inlinable
+        var terminatesStream: Bool { target == nil && event.isTerminating }
+    }
+
+    /// What the thread that became the deliverer must deliver.
+    @usableFromInline
+    struct Delivery {
+        @usableFromInline var pending: Pending
+        @usableFromInline var observers: ContiguousArray<Unmanaged<Box>>
+
+        @inlinable
+        init(pending: Pending, observers: ContiguousArray<Unmanaged<Box>>) {
+            self.pending = pending
+            self.observers = observers
+        }
+    }
+
+    @usableFromInline
+    enum Phase {
+        /// Accepting events.
+        case alive
+        /// A terminal event is queued: later sends are dropped, observers may still attach.
+        case terminating
+        /// The terminal event is delivered or being delivered: observers are released.
+        case terminated
+    }
+
+    /// State that only some signals need, allocated on first use.
+    @usableFromInline
+    final class Extras {
+        /// The lifetime of the producer run this signal carries: ended once the terminal event is delivered.
+        @usableFromInline @exclusivity(unchecked) var runLifetime: Lifetime?
+        /// Objects kept alive until termination (a run's input that its handler asked to keep).
+        @usableFromInline @exclusivity(unchecked) var keptAlive: [AnyObject] = []
+        /// Boxes detached during a delivery: the delivering thread releases them when it is done.
+        @usableFromInline @exclusivity(unchecked) var deferredReleases: [Unmanaged<Box>] = []
+
+        @usableFromInline init() {}
+    }
+
+    @inlinable static var idle: UInt32 { 0 }
+    @inlinable static var delivering: UInt32 { 1 }
+    @inlinable static var pendingWork: UInt32 { 2 }
+
+    @usableFromInline let lock = Lock()
+    @usableFromInline let delivery = Atomic<UInt32>(0)
+
+    // Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var phase: Phase = .alive
+    @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<Unmanaged<Box>> = []
+    /// Numbers observers (at attach) and events (at send).
+    @usableFromInline @exclusivity(unchecked) var nextNumber: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var queue: ContiguousArray<Pending?> = []
+    @usableFromInline @exclusivity(unchecked) var queueHead = 0
+    @usableFromInline @exclusivity(unchecked) var extras: Extras?
+
+    @inlinable
+    init() {}
+
+    deinit {
+        // A core freed before terminating (a property's signal, say) still owns its list's references.
+        for box in observers { box.release() }
+        for box in extras?.deferredReleases ?? [] { box.release() }
+    }
+
+    // MARK: - Attaching and detaching
+
+    /// Attaches `action` for the events sent from now on; `nil` if the signal has terminated.
+    @inlinable
+    func attach(_ action: Action) -> Observation<Value, Failure>? {
+        let token = lock.locked { () -> UInt64? in
+            guard phase != .terminated else { return nil }
+            let token = nextNumber
+            nextNumber &+= 1
+            observers.append(.passRetained(Box(action, token: token)))
+            return token
+        }
+        guard let token else { return nil }
+        return Observation(self, token)
+    }
+
+    /// Attaches `action` and submits `initial` for it alone, ahead of every event sent later. Disposing the
+    /// returned disposable sends it `interrupted`. Call while holding a lock that orders `initial` with
+    /// later sends (a property's lock); run the returned delivery, if any, once that lock is released.
+    @inlinable
+    func attach(_ action: Action, initial: Event<Value, Failure>) -> (token: UInt64?, delivery: Delivery?) {
+        lock.locked { () -> (UInt64?, Delivery?) in
+            guard phase != .terminated else { return (nil, nil) }
+            let token = nextNumber
+            nextNumber &+= 1
+            let box = Box(action, token: token)
+            observers.append(.passRetained(box))
+            return (token, enqueueLocked(initial, target: box))
+        }
+    }
+
+    /// Detaches the observer `token`; it is released outside the lock (or when the delivery in progress ends).
+    @usableFromInline
+    func detach(_ token: UInt64) {
+        let removed = lock.locked { () -> Unmanaged<Box>? in
+            guard let index = index(of: token) else { return nil }
+            let box = observers.remove(at: index)
+            box._withUnsafeGuaranteedRef { $0.disposed.store(true, ordering: .releasing) }
+            return releaseLocked(box)
+        }
+        removed?.release()
+    }
+
+    /// Detaches the observer `token` and sends it alone `interrupted`, after the events already sent.
+    @usableFromInline
+    func detachInterrupting(_ token: UInt64) {
+        let (removed, delivery) = lock.locked { () -> (Unmanaged<Box>?, Delivery?) in
+            guard let index = index(of: token) else { return (nil, nil) }
+            let box = observers.remove(at: index)
+            let removed = releaseLocked(box)
+            return (removed, enqueueLocked(.interrupted, target: box.takeUnretainedValue()))
+        }
+        removed?.release()
+        if let delivery { deliver(delivery) }
+    }
+
+    /// The list's reference to a detached box: returned, to be released at once outside the lock, if no
+    /// delivery is in progress; otherwise handed to the delivering thread. Must be called with `lock` held.
+    @usableFromInline
+    func releaseLocked(_ box: Unmanaged<Box>) -> Unmanaged<Box>? {
+        var state = delivery.load(ordering: .acquiring)
+        if state == Self.delivering {
+            let result = delivery.compareExchange(
+                expected: Self.delivering, desired: Self.pendingWork, ordering: .acquiringAndReleasing)
+            state = result.exchanged ? Self.pendingWork : result.original
+        }
+        if state == Self.idle { return box }
+        if extras == nil { extras = Extras() }
+        extras!.deferredReleases.append(box)
+        return nil
+    }
+
+    /// Whether the observer `token` is still attached.
+    @usableFromInline
+    func isAttached(_ token: UInt64) -> Bool {
+        lock.locked { index(of: token) != nil }
+    }
+
+    /// Must be called with `lock` held. Tokens increase along the list: binary search.
+    @usableFromInline
+    func index(of token: UInt64) -> Int? {
+        var low = 0
+        var high = observers.count
+        while low < high {
+            let middle = (low + high) / 2
+            let candidate = observers[middle]._withUnsafeGuaranteedRef { $0.token }
+            if candidate == token { return middle }
+            if candidate < token { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    // MARK: - Sending
+
+    /// Sends `event`: delivers it now, or queues it behind the delivery in progress.
+    @inlinable
+    func send(_ event: Event<Value, Failure>) {
+        if let delivery = submit(event) { deliver(delivery) }
+    }
+
+    /// Accepts `event` into the stream. Returns the delivery to run if the caller became the delivering
+    /// thread; `nil` if the event was dropped (after a terminal event) or queued.
+    @inlinable
+    func submit(_ event: Event<Value, Failure>) -> Delivery? {
+        lock.locked { enqueueLocked(event, target: nil) }
+    }
+
+    /// Must be called with `lock` held.
+    @inlinable
+    func enqueueLocked(_ event: Event<Value, Failure>, target: Box?) -> Delivery? {
+        switch phase {
+        case .alive: break
+        case .terminating: if target == nil { return nil }
+        case .terminated: return nil
+        }
+        let pending = Pending(event: event, target: target, sequence: nextNumber)
+        nextNumber &+= 1
+        var state = delivery.load(ordering: .acquiring)
+        if state == Self.delivering {
+            let result = delivery.compareExchange(
+                expected: Self.delivering, desired: Self.pendingWork, ordering: .acquiringAndReleasing)
+            state = result.exchanged ? Self.pendingWork : result.original
+        }
+        if state == Self.idle {
+            delivery.store(Self.delivering, ordering: .relaxed)
+            return startLocked(pending)
+        }
+        if pending.terminatesStream { phase = .terminating }
+        queue.append(pending)
+        return nil
+    }
+
+    /// The delivery of `pending`, taking the observer list with it if `pending` ends the stream.
+    @inlinable
+    func startLocked(_ pending: Pending) -> Delivery {
+        if pending.terminatesStream {
+            phase = .terminated
+            let released = observers
+            observers = []
+            return Delivery(pending: pending, observers: released)
+        }
+        return Delivery(pending: pending, observers: observers)
+    }
+
+    /// Delivers `first`, then whatever was queued meanwhile, until nothing is left.
+    @inlinable
+    func deliver(_ first: Delivery) {
+        var current = first
+        while true {
+            let pending = current.pending
+            if let target = pending.target {
+                if !target.disposed.load(ordering: .relaxed) { target.receive(pending.event) }
+                if pending.event.isTerminating { target.disposed.store(true, ordering: .releasing) }
+            } else if pending.event.isTerminating {
+                // Every attached observer receives the terminal event, even one attached after it was sent.
+                for unmanaged in current.observers {
+                    let box = unmanaged.takeUnretainedValue()
+                    if !box.disposed.load(ordering: .relaxed) { box.receive(pending.event) }
+                }
+                finishTermination(current.observers)
+                return
+            } else {
+                let sequence = pending.sequence
+                let event = pending.event
+                for unmanaged in current.observers {
+                    let box = unmanaged.takeUnretainedValue()
+                    if box.token < sequence && !box.disposed.load(ordering: .relaxed) { box.receive(event) }
+                }
+            }
+            if delivery.compareExchange(
+                expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing
+            ).exchanged {
+                return
+            }
+            guard let next = nextDelivery() else { return }
+            current = next
+        }
+    }
+
+    /// The delivering thread's slow path: takes the next queued event, or returns to idle.
+    @usableFromInline
+    func nextDelivery() -> Delivery? {
+        var deferred: [Unmanaged<Box>] = []
+        let next = lock.locked { () -> Delivery? in
+            if let extras, !extras.deferredReleases.isEmpty {
+                deferred = extras.deferredReleases
+                extras.deferredReleases = []
+            }
+            guard queueHead < queue.count else {
+                delivery.store(Self.idle, ordering: .releasing)
+                return nil
+            }
+            let pending = queue[queueHead].take()!
+            queueHead += 1
+            if queueHead == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                queueHead = 0
+                delivery.store(Self.delivering, ordering: .relaxed)
+            }
+            return startLocked(pending)
+        }
+        for box in deferred { box.release() }
+        return next
+    }
+
+    /// After the terminal event: marks the released observers disposed, ends a run's lifetime, releases
+    /// what was kept alive, and sends `interrupted` to observers whose own events were queued behind the
+    /// terminal one. Everything is released outside the lock.
+    @usableFromInline
+    func finishTermination(_ released: ContiguousArray<Unmanaged<Box>>) {
+        for box in released {
+            box._withUnsafeGuaranteedRef { $0.disposed.store(true, ordering: .releasing) }
+        }
+        let leftovers = lock.locked { () -> (Extras?, ContiguousArray<Pending?>) in
+            let extras = self.extras
+            self.extras = nil
+            let queued = queue
+            queue = []
+            queueHead = 0
+            delivery.store(Self.idle, ordering: .releasing)
+            return (extras, queued)
+        }
+        for box in released { box.release() }
+        for box in leftovers.0?.deferredReleases ?? [] { box.release() }
+        leftovers.0?.runLifetime?.end()
+        for case let pending? in leftovers.1 {
+            guard let target = pending.target, !target.disposed.load(ordering: .relaxed) else { continue }
+            target.disposed.store(true, ordering: .releasing)
+            target.receive(.interrupted)
+        }
+        withExtendedLifetime(leftovers) {}
+    }
+
+    /// Whether the terminal event has been delivered (or is being delivered).
+    @usableFromInline
+    var isTerminated: Bool {
+        lock.locked { phase == .terminated }
+    }
+
+    /// Ends `lifetime` when this signal terminates (at once if it already has).
+    @usableFromInline
+    func endOnTermination(_ lifetime: Lifetime) {
+        let endNow = lock.locked { () -> Bool in
+            if phase == .terminated { return true }
+            if extras == nil { extras = Extras() }
+            extras!.runLifetime = lifetime
+            return false
+        }
+        if endNow { lifetime.end() }
+    }
+
+    /// Keeps `object` alive until this signal terminates (releases it at once if it already has).
+    @usableFromInline
+    func keepAlive(_ object: AnyObject) {
+        let rejected = lock.locked { () -> AnyObject? in
+            if phase == .terminated { return object }
+            if extras == nil { extras = Extras() }
+            extras!.keptAlive.append(object)
+            return nil
+        }
+        withExtendedLifetime(rejected) {}
+    }
+}
+
+/// The disposable of one observation: detaches the observer. Retains the signal's core, not the `Signal`.
+@usableFromInline
+final class Observation<Value, Failure: Error>: Disposable {
+    @usableFromInline let core: SignalCore<Value, Failure>
+    @usableFromInline let token: UInt64
+
+    @inlinable
+    init(_ core: SignalCore<Value, Failure>, _ token: UInt64) {
+        self.core = core
+        self.token = token
+    }
+
+    @usableFromInline
+    var isDisposed: Bool { !core.isAttached(token) }
+
+    @usableFromInline
+    func dispose() { core.detach(token) }
+}
+
+/// The disposable of a producer run attached directly to a signal (a property's producer): sends the
+/// observer `interrupted`, then detaches it. Retains the signal's core, not the `Signal`.
+@usableFromInline
+final class InterruptingObservation<Value, Failure: Error>: Disposable {
+    @usableFromInline let core: SignalCore<Value, Failure>
+    @usableFromInline let token: UInt64
+
+    @inlinable
+    init(_ core: SignalCore<Value, Failure>, _ token: UInt64) {
+        self.core = core
+        self.token = token
+    }
+
+    @usableFromInline
+    var isDisposed: Bool { !core.isAttached(token) }
+
+    @usableFromInline
+    func dispose() { core.detachInterrupting(token) }
+}

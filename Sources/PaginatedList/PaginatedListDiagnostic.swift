@@ -1,0 +1,30 @@
+/// Something a view model noticed and handled that an app may want to log: misbehaving page producers,
+/// results that arrived too late to matter, and corrections page sources made.
+public enum PaginatedListDiagnostic: Equatable, Sendable {
+    /// A producer sent another page after its first one; the view model took the first and ignored this one.
+    case extraPageIgnored
+    /// A producer failed after it had sent its page; the page stays, the failure is ignored.
+    case failureAfterPageIgnored
+    /// A producer completed without sending a page; the same producer stays pending and is retried by
+    /// the next `loadNextPage()`.
+    case completedWithoutPage
+    /// A producer interrupted itself before sending a page; the same producer stays pending and is
+    /// retried by the next `loadNextPage()`.
+    case interruptedWithoutPage
+    /// A page arrived for a load that `reset()` had cut off; it was discarded.
+    case stalePageDiscarded
+    /// A page source corrected its position in a feed that changed while it was paged: `count` items
+    /// were dropped as already loaded (`.duplicatesDropped`), or it stepped back to close a gap.
+    case sourceCorrection(SourceCorrection)
+
+    /// A correction a page source made while paging a feed that changes underneath.
+    public enum SourceCorrection: Equatable, Sendable {
+        /// Items already loaded came back again (items were inserted above the loaded range); dropped.
+        case duplicatesDropped(count: Int)
+        /// The page did not overlap the last item held (items were deleted above); the source stepped back
+        /// `by` positions to re-synchronise.
+        case resynchronised(by: Int)
+        /// No overlap could be found within the bound; the source continued from where it was.
+        case resynchronisationFailed
+    }
+}

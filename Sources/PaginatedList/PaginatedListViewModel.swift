@@ -1,0 +1,384 @@
+import Signals
+import Synchronization
+
+/// A paginated list ("infinite scroll"): observe `items`, call `loadNextPage()` near the end of the list,
+/// `reset()` or `reload()` to start over.
+///
+/// A dependency supplies the first page as a cold `Producer`; each page carries the producer of the next.
+/// The view model's contract:
+///
+/// 1. A new view model has empty `items`, is not `loading`, not `exhausted`, has no `lastError`, and has
+///    started no request.
+/// 2. `loadNextPage()` starts the pending page producer (the dependency's first page after creation or
+///    `reset()`). `loading` is `true` from then until that producer's page lands or it terminates.
+/// 3. A page's arrival is one transition: its items are appended, its `next` becomes the pending
+///    producer (`nil` sets `exhausted`), `loading` becomes `false`; when any observer runs, every property
+///    already agrees. The view model takes a producer's first page, then disposes its run.
+/// 4. `loadNextPage()` while loading or exhausted does nothing: never two requests in flight.
+/// 5. A failure sets `lastError` and ends loading; the failed producer stays pending, so the next
+///    `loadNextPage()` retries that same page (and clears `lastError` as it starts).
+/// 6. `reset()` interrupts the load in flight, empties `items`, clears `exhausted`, `lastError` and
+///    `loading`; the next `loadNextPage()` asks the dependency for a fresh first page.
+/// 7. A page from a load that `reset()` (or the release of the view model) cut off never lands.
+/// 8. Every property change is delivered on the view model's scheduler. `items` sends once per change of
+///    the list, never for a change of `loading`, `lastError` or `exhausted` alone.
+/// 9. Any thread may call `loadNextPage()`, `reset()` and `reload()`, also from inside the view model's
+///    own observers (the infinite-scroll idiom): commands are queued and run one at a time, in order, on
+///    the scheduler; a command issued while one runs is run after it, never nested.
+/// 10. Releasing the view model interrupts its load; nothing it started keeps it alive.
+/// 11. Misbehaving producers (a second page, completion or self-interruption without a page, a failure
+///     after the page, values after termination) have the outcomes `PaginatedListDiagnostic` describes;
+///     each is reported on `diagnostics`.
+/// 12. Appending a page costs time proportional to the page (`ItemList`), whatever the list's length.
+///
+/// Properties deliver on the `scheduler` (the main thread by default, with `UIScheduler`). Use
+/// `ImmediateScheduler()` (or `TestScheduler`) in tests.
+public final class PaginatedListViewModel<Item, Failure: Error> {
+    /// The items loaded since the last reset, in order. Sends once per change of the list.
+    public let items: Property<ItemList<Item>>
+    /// Whether a page is loading.
+    public let loading: Property<Bool>
+    /// The error of the last load, if it failed; cleared when the retry starts.
+    public let lastError: Property<Failure?>
+    /// Whether the last page has landed.
+    public let exhausted: Property<Bool>
+    /// The loading state from which `loading`, `lastError` and `exhausted` derive.
+    public let state: Property<PaginatedListState<Failure>>
+    /// Each mutation of `items`, sent right after `items` changes (same transition), for batch updates.
+    public let changes: Signal<ItemListChange, Never>
+    /// What the view model noticed and handled: misbehaving producers, stale pages, source corrections.
+    public let diagnostics: Signal<PaginatedListDiagnostic, Never>
+
+    private let core: ViewModelCore<Item, Failure>
+
+    /// A view model over `dependency`, delivering every property change on `scheduler`.
+    ///
+    /// Starts no request: call `loadNextPage()` to load the first page.
+    public init<D: PaginatedListDependency>(dependency: D, scheduler: any Scheduler = UIScheduler())
+    where D.Item == Item, D.Failure == Failure {
+        let core = ViewModelCore<Item, Failure>(firstPage: dependency.firstPage, scheduler: scheduler)
+        self.core = core
+        items = Property(core.items)
+        loading = Property(core.loading)
+        lastError = Property(core.lastError)
+        exhausted = Property(core.exhausted)
+        state = Property(core.state)
+        changes = core.changes.output
+        diagnostics = core.diagnostics.output
+    }
+
+    /// A view model whose first page comes from `firstPage`, delivering every change on `scheduler`.
+    public convenience init(
+        scheduler: any Scheduler = UIScheduler(),
+        firstPage: @escaping () -> Producer<Page<Item, Failure>, Failure>
+    ) {
+        self.init(dependency: ClosureDependency(makeFirstPage: firstPage), scheduler: scheduler)
+    }
+
+    /// Loads the pending page, unless a page is loading or the list is exhausted.
+    ///
+    /// Retries the failed page after a failure. May be called from any thread; runs on the scheduler.
+    public func loadNextPage() {
+        core.submit(.loadNextPage)
+    }
+
+    /// Starts over: interrupts the load in flight, empties the list and clears every state; the next
+    /// `loadNextPage()` loads a fresh first page. May be called from any thread; runs on the scheduler.
+    public func reset() {
+        core.submit(.reset)
+    }
+
+    /// `reset()`, then `loadNextPage()`, as one command.
+    public func reload() {
+        core.submit(.reload)
+    }
+
+    deinit {
+        core.shutdown()
+    }
+}
+
+// All mutable state lives in `core`, which guards it (see `ViewModelCore`).
+extension PaginatedListViewModel: @unchecked Sendable where Item: Sendable {}
+
+/// A dependency made of a closure.
+struct ClosureDependency<Item, Failure: Error>: PaginatedListDependency {
+    let makeFirstPage: () -> Producer<Page<Item, Failure>, Failure>
+
+    func firstPage() -> Producer<Page<Item, Failure>, Failure> { makeFirstPage() }
+}
+
+/// The state machine behind `PaginatedListViewModel`.
+///
+/// **Commands.** Every input — the public calls and the events of page producers — becomes a command in
+/// `inbox`. Commands run one at a time, in FIFO order, by whichever thread holds the *drain token*
+/// (`draining`), inside an action run by the scheduler. A command submitted while another runs (from
+/// another thread, or from an observer the running command calls) is run after it by the same drainer:
+/// never nested, so the stack does not grow with the number of pages.
+///
+/// **Locking rule.** `lock` guards `inbox`, `draining`, `released` and `run`. The drain-owned state
+/// (`phase`, `activeLoad`, `list`, `published`) is touched only by the holder of the drain token, which
+/// is taken and given back under `lock` (that orders one drainer's writes before the next one's reads).
+/// No lock is held while user code runs (producers' start handlers, observers).
+///
+/// **Ownership.** The view model retains the core. The core retains the run of the page load in flight;
+/// the run's observer and scheduled drains hold the core weakly. Releasing the view model disposes the run.
+final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
+    typealias PageProducer = Producer<Page<Item, Failure>, Failure>
+
+    enum Command {
+        case loadNextPage
+        case reset
+        case reload
+        case event(load: UInt64, Event<Page<Item, Failure>, Failure>)
+    }
+
+    /// What `loadNextPage()` would do now.
+    enum Phase {
+        /// Load `next` (the dependency's first page when `nil`).
+        case ready(next: PageProducer?)
+        /// Load `producer` is in flight.
+        case loading(producer: PageProducer)
+        /// Load `producer` failed; it is retried next.
+        case failed(Failure, retry: PageProducer)
+        /// Nothing left to load.
+        case exhausted
+    }
+
+    private let firstPage: () -> PageProducer
+    private let scheduler: any Scheduler
+
+    let items: MutableProperty<ItemList<Item>>
+    let loading: MutableProperty<Bool>
+    let lastError: MutableProperty<Failure?>
+    let exhausted: MutableProperty<Bool>
+    let state: MutableProperty<PaginatedListState<Failure>>
+    let changes = Signal<ItemListChange, Never>.pipe()
+    let diagnostics = Signal<PaginatedListDiagnostic, Never>.pipe()
+
+    private let lock = Mutex<Void>(())
+    // Guarded by `lock`.
+    private var inbox: [Command] = []
+    private var inboxHead = 0
+    private var draining = false
+    private var released = false
+    /// The run of the load in flight (or of the last load, until its page lands and it is disposed).
+    private var run: (any Disposable)?
+
+    // Owned by the holder of the drain token.
+    private var phase: Phase = .ready(next: nil)
+    /// The number of the load whose events count; events of other loads are stale.
+    private var activeLoad: UInt64?
+    /// Whether the active load's page has landed (later events of that load are extras).
+    private var activeLoadLanded = false
+    private var nextLoad: UInt64 = 0
+    private var list = ItemList<Item>()
+    private var published: PaginatedListState<Failure> = .idle
+
+    init(firstPage: @escaping () -> PageProducer, scheduler: any Scheduler) {
+        self.firstPage = firstPage
+        self.scheduler = scheduler
+        items = MutableProperty(ItemList())
+        loading = MutableProperty(false)
+        lastError = MutableProperty(nil)
+        exhausted = MutableProperty(false)
+        state = MutableProperty(.idle)
+    }
+
+    // MARK: - Commands
+
+    /// Queues `command` and asks the scheduler to run the queue.
+    func submit(_ command: Command) {
+        let accepted = lock.withLock { _ -> Bool in
+            guard !released else { return false }
+            inbox.append(command)
+            return true
+        }
+        guard accepted else { return }
+        scheduler.schedule { [weak self] in self?.drain() }
+    }
+
+    /// Runs queued commands until none is left, unless another thread (or an outer frame of this one)
+    /// already holds the drain token, in which case that drainer runs them.
+    private func drain() {
+        let acquired = lock.withLock { _ -> Bool in
+            guard !draining, !released else { return false }
+            draining = true
+            return true
+        }
+        guard acquired else { return }
+        while let command = takeCommand() {
+            perform(command)
+        }
+    }
+
+    /// The next command, or `nil` after giving the drain token back.
+    private func takeCommand() -> Command? {
+        lock.withLock { _ -> Command? in
+            guard !released, inboxHead < inbox.count else {
+                inbox.removeAll(keepingCapacity: true)
+                inboxHead = 0
+                draining = false
+                return nil
+            }
+            let command = inbox[inboxHead]
+            inboxHead += 1
+            return command
+        }
+    }
+
+    private func perform(_ command: Command) {
+        switch command {
+        case .loadNextPage:
+            loadNextPage()
+        case .reset:
+            reset()
+        case .reload:
+            reset()
+            loadNextPage()
+        case let .event(load, event):
+            receive(event, of: load)
+        }
+    }
+
+    // MARK: - Transitions (drain token held)
+
+    private func loadNextPage() {
+        let producer: PageProducer
+        switch phase {
+        case let .ready(next):
+            producer = next ?? firstPage()
+        case let .failed(_, retry):
+            producer = retry
+        case .loading, .exhausted:
+            return
+        }
+        let load = nextLoad
+        nextLoad += 1
+        activeLoad = load
+        activeLoadLanded = false
+        phase = .loading(producer: producer)
+        publish(list: nil, change: nil, state: .loading)
+
+        let disposable = producer.start { [weak self] event in
+            self?.enqueue(.event(load: load, event))
+        }
+        let previous = lock.withLock { _ -> (any Disposable)? in
+            let previous = run
+            run = disposable
+            return previous
+        }
+        previous?.dispose()
+    }
+
+    /// Queues a producer's event (from any thread) and asks the scheduler to run the queue.
+    private func enqueue(_ command: Command) {
+        submit(command)
+    }
+
+    private func reset() {
+        let cutOff = lock.withLock { _ -> (any Disposable)? in
+            let cutOff = run
+            run = nil
+            return cutOff
+        }
+        activeLoad = nil
+        activeLoadLanded = false
+        phase = .ready(next: nil)
+        let hadItems = !list.isEmpty
+        if hadItems { list = ItemList() }
+        publish(list: hadItems ? list : nil, change: hadItems ? .reset : nil, state: .idle)
+        cutOff?.dispose()
+    }
+
+    private func receive(_ event: Event<Page<Item, Failure>, Failure>, of load: UInt64) {
+        guard load == activeLoad else {
+            if case .value = event { report(.stalePageDiscarded) }
+            return
+        }
+        if activeLoadLanded {
+            switch event {
+            case .value: report(.extraPageIgnored)
+            case .failed: report(.failureAfterPageIgnored)
+            case .completed, .interrupted: activeLoad = nil
+            }
+            return
+        }
+        guard case let .loading(producer) = phase else { return }
+        switch event {
+        case let .value(page):
+            activeLoadLanded = true
+            var change: ItemListChange?
+            if !page.items.isEmpty {
+                let start = list.count
+                list.append(contentsOf: page.items)
+                change = .appended(start ..< list.count)
+            }
+            let newState: PaginatedListState<Failure>
+            if let next = page.next {
+                phase = .ready(next: next)
+                newState = .idle
+            } else {
+                phase = .exhausted
+                newState = .exhausted
+            }
+            publish(list: change == nil ? nil : list, change: change, state: newState)
+            // The page has landed: the run has nothing more to give.
+            let landed = lock.withLock { _ -> (any Disposable)? in
+                let landed = run
+                run = nil
+                return landed
+            }
+            landed?.dispose()
+        case let .failed(error):
+            activeLoad = nil
+            phase = .failed(error, retry: producer)
+            publish(list: nil, change: nil, state: .failed(error))
+        case .completed, .interrupted:
+            activeLoad = nil
+            phase = .ready(next: producer)
+            publish(list: nil, change: nil, state: .idle)
+            if case .completed = event { report(.completedWithoutPage) } else { report(.interruptedWithoutPage) }
+        }
+    }
+
+    /// Publishes one transition: stages every property that changes, then delivers them, so that every
+    /// observer sees all of them already updated.
+    private func publish(list newList: ItemList<Item>?, change: ItemListChange?, state newState: PaginatedListState<Failure>) {
+        var staged: [StagedDelivery?] = []
+        if let newList { staged.append(items.stage(newList)) }
+        let old = published
+        published = newState
+        if old.isLoading != newState.isLoading { staged.append(loading.stage(newState.isLoading)) }
+        if old.isExhausted != newState.isExhausted { staged.append(exhausted.stage(newState.isExhausted)) }
+        if old.error != nil || newState.error != nil { staged.append(lastError.stage(newState.error)) }
+        if !Self.sameCase(old, newState) || newState.error != nil { staged.append(state.stage(newState)) }
+        if let change { staged.append(changes.input.stage(.value(change))) }
+        for delivery in staged { delivery?.deliver() }
+    }
+
+    private static func sameCase(_ lhs: PaginatedListState<Failure>, _ rhs: PaginatedListState<Failure>) -> Bool {
+        switch (lhs, rhs) {
+        case (.idle, .idle), (.loading, .loading), (.exhausted, .exhausted): return true
+        default: return false
+        }
+    }
+
+    private func report(_ diagnostic: PaginatedListDiagnostic) {
+        diagnostics.input.send(value: diagnostic)
+    }
+
+    /// The view model was released: drop queued commands, ignore later events, interrupt the load.
+    func shutdown() {
+        let cutOff = lock.withLock { _ -> (any Disposable)? in
+            released = true
+            inbox.removeAll()
+            inboxHead = 0
+            let cutOff = run
+            run = nil
+            return cutOff
+        }
+        cutOff?.dispose()
+    }
+}
+

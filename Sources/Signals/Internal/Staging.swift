@@ -1,0 +1,37 @@
+/// A change already applied and queued in its stream, whose delivery the caller runs later.
+///
+/// The view model publishes one transition to several properties as follows: it *stages* every change
+/// (each property's value is set and the event queued in order, no observer called), then *delivers* the
+/// staged changes. When any observer runs, every property of the transition already holds its new value.
+/// For the package's own modules: users never need it.
+package struct StagedDelivery {
+    private let run: () -> Void
+
+    init(_ run: @escaping () -> Void) { self.run = run }
+
+    /// Delivers the staged change (and whatever was queued behind it) to the observers.
+    package func deliver() { run() }
+}
+
+extension MutableProperty {
+    /// Sets the value and queues the change without calling any observer; returns the delivery to run
+    /// (`nil` if another thread is delivering this property's changes and will deliver this one too).
+    package func stage(_ newValue: Value) -> StagedDelivery? {
+        let storage = self.storage
+        let delivery = storage.lock.locked { () -> SignalCore<Value, Never>.Delivery? in
+            storage.current = newValue
+            return storage.signal.core.submit(.value(newValue))
+        }
+        guard let delivery else { return nil }
+        return StagedDelivery { storage.signal.core.deliver(delivery) }
+    }
+}
+
+extension Signal.Observer {
+    /// Queues `event` on this input's signal without calling any observer; returns the delivery to run
+    /// (`nil` if the event was dropped, or queued behind a delivery in progress on another thread).
+    package func stage(_ event: Event<Value, Failure>) -> StagedDelivery? {
+        guard let core, let delivery = core.submit(event) else { return nil }
+        return StagedDelivery { core.deliver(delivery) }
+    }
+}

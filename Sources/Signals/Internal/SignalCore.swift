@@ -36,24 +36,29 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     /// path" above); deliveries in progress use it unretained.
     @usableFromInline
     final class Box: Sendable {
-        /// The action of an observer of every event, or `nil` for an observer of values only.
-        @usableFromInline let events: (@Sendable (Event<Value, Failure>) -> Void)?
-        /// The action of an observer of values only.
-        @usableFromInline let values: (@Sendable (Value) -> Void)?
-        /// Attach order: the key the core finds the box by, and the number of the last event it misses.
-        @usableFromInline let token: UInt64
+        /// The action of an observer of every event (a no-op for an observer of values only).
+        @usableFromInline let events: @Sendable (Event<Value, Failure>) -> Void
+        /// The action of an observer of values only (a no-op for an observer of every event).
+        @usableFromInline let values: @Sendable (Value) -> Void
+        /// Whether this observer receives values only.
+        @usableFromInline let valuesOnly: Bool
         /// Set when the observation is disposed, so that a delivery in progress skips this observer.
         @usableFromInline let disposed = Atomic<Bool>(false)
+        /// Attach order: the key the core finds the box by, and the number of the last event it misses.
+        @usableFromInline let token: UInt64
 
         @inlinable
         init(_ action: Action, token: UInt64) {
+            // Non-optional closures: an optional generic closure is re-abstracted (allocated) per call.
             switch action {
             case let .events(action):
                 events = action
-                values = nil
+                values = { _ in }
+                valuesOnly = false
             case let .values(action):
-                events = nil
+                events = { _ in }
                 values = action
+                valuesOnly = true
             }
             self.token = token
         }
@@ -61,10 +66,10 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         /// Calls the observer's action with `event`.
         @inlinable
         func receive(_ event: Event<Value, Failure>) {
-            if let events {
+            if valuesOnly {
+                if case let .value(value) = event { values(value) }
+            } else {
                 events(event)
-            } else if case let .value(value) = event {
-                values.unsafelyUnwrapped(value)
             }
         }
     }
@@ -304,7 +309,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
             } else if pending.event.isTerminating {
                 // Every attached observer receives the terminal event, even one attached after it was sent.
                 for unmanaged in current.observers {
-                    let box = unmanaged.takeUnretainedValue()
+                    unowned(unsafe) let box = unmanaged.takeUnretainedValue()
                     if !box.disposed.load(ordering: .relaxed) { box.receive(pending.event) }
                 }
                 finishTermination(current.observers)
@@ -313,7 +318,8 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
                 let sequence = pending.sequence
                 let event = pending.event
                 for unmanaged in current.observers {
-                    let box = unmanaged.takeUnretainedValue()
+                    // The list's reference keeps the box alive until this delivery ends (see "Per-event path").
+                    unowned(unsafe) let box = unmanaged.takeUnretainedValue()
                     if box.token < sequence && !box.disposed.load(ordering: .relaxed) { box.receive(event) }
                 }
             }

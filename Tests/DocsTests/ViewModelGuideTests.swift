@@ -25,6 +25,7 @@ struct NumbersDependency: PaginatedListDependency {
 
 // MARK: Binding to a list view
 
+@MainActor
 protocol RowsView: AnyObject {
     func insertRows(_ rows: Range<Int>)
     func reloadAll()

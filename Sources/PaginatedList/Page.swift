@@ -9,10 +9,19 @@ public struct Page<Item, Failure: Error> {
     public let items: [Item]
     /// The producer of the next page, or `nil` if this page is the last.
     public let next: Producer<Page<Item, Failure>, Failure>?
+    /// What the page's source noticed and corrected while loading it (for instance items it dropped as
+    /// already loaded); the view model reports each on its `diagnostics` signal when the page lands.
+    public let diagnostics: [PaginatedListDiagnostic]
 
     /// A page of `items` followed by what `next` produces (`nil`: this is the last page).
     public init(items: [Item], next: Producer<Page<Item, Failure>, Failure>?) {
+        self.init(items: items, next: next, diagnostics: [])
+    }
+
+    /// A page of `items` followed by what `next` produces, with what its source corrected while loading it.
+    public init(items: [Item], next: Producer<Page<Item, Failure>, Failure>?, diagnostics: [PaginatedListDiagnostic]) {
         self.items = items
         self.next = next
+        self.diagnostics = diagnostics
     }
 }

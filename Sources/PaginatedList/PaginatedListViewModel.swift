@@ -323,6 +323,7 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
                 newState = .exhausted
             }
             publish(list: change == nil ? nil : list, change: change, state: newState)
+            for diagnostic in page.diagnostics { report(diagnostic) }
             // The page has landed: the run has nothing more to give.
             let landed = lock.withLock { _ -> (any Disposable)? in
                 let landed = run

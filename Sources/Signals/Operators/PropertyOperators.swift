@@ -19,7 +19,12 @@ extension Property {
         return Property<U>(storage: result, observations: observation.map { [$0] } ?? [])
     }
 
-    /// A property whose value is always the pair of the values of `a` and `b`.
+    /// A property whose value is always the pair of the values of `a` and `b`:
+    /// `Property.combineLatest(a, b)`.
+    ///
+    /// (There is deliberately no instance-method form: with `Property`'s conditional `Sendable`
+    /// conformance, an instance `combineLatest` stops Swift 6.3 from inferring `Value` in
+    /// `Property.combineLatest(a, b)`.)
     ///
     /// Retains neither source: the result keeps its last value and completes when either source is
     /// freed, or when it is freed itself. Changes of both sources are ordered by a lock; each sends
@@ -40,13 +45,6 @@ extension Property {
             if parts.1 == nil { parts.1 = second.current }
         }
         return Property<(Value, Other)>(storage: result, observations: [first.observation, second.observation].compactMap { $0 })
-    }
-
-    /// A property whose value is always the pair of this property's value and `other`'s.
-    ///
-    /// The same as `Property.combineLatest(self, other)`.
-    public func combineLatest<Other>(with other: Property<Other>) -> Property<(Value, Other)> {
-        Property.combineLatest(self, other)
     }
 }
 

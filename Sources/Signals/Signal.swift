@@ -81,6 +81,23 @@ public final class Signal<Value, Failure: Error> {
     func send(_ event: Event<Value, Failure>) {
         core.send(event)
     }
+
+    /// What the thread that submitted an event must deliver (see `SignalCore`).
+    @usableFromInline
+    typealias Delivery = SignalCore<Value, Failure>.Delivery
+
+    /// Accepts `event` without delivering it: returns the delivery to run once the caller's lock is
+    /// released, or `nil` if the event was dropped or queued behind a delivery in progress.
+    @inlinable
+    func submit(_ event: Event<Value, Failure>) -> Delivery? {
+        core.submit(event)
+    }
+
+    /// Runs a delivery that `submit` returned.
+    @inlinable
+    func deliver(_ delivery: Delivery) {
+        core.deliver(delivery)
+    }
 }
 
 // `Signal` is immutable; its core is thread-safe (every mutable stored property is guarded by its lock,

@@ -1,0 +1,65 @@
+extension Signal {
+    /// A signal of this one's values, minus each value that `isEquivalent` to the one before it.
+    ///
+    /// The first value always passes. The previous value lives in the observation, which this signal's
+    /// serial delivery confines; `isEquivalent` runs on the delivering thread. The returned signal
+    /// terminates when this one does.
+    @inlinable
+    public func skipRepeats(
+        by isEquivalent: @escaping @Sendable (Value, Value) -> Bool
+    ) -> Signal<Value, Failure> {
+        let (output, input) = Signal.pipe()
+        // The previous value and the input are reached only from this signal's serial delivery.
+        let state = Confined((input: input, previous: Value?.none))
+        observe { event in
+            if case let .value(value) = event {
+                if let previous = state.value.previous, isEquivalent(previous, value) { return }
+                state.value.previous = value
+            }
+            state.value.input.send(event)
+        }
+        return output
+    }
+}
+
+#if compiler(>=6.2)
+/// What `skipRepeats()` needs of a value: an `Equatable` conformance usable from any thread.
+///
+/// The comparison runs in `@Sendable` observers, so from Swift 6.2 on (SE-0470) the conformance must
+/// not be isolated to an actor (`SendableMetatype`); every plain `Equatable` type satisfies it.
+public typealias _SkipRepeatsEquatable = Equatable & SendableMetatype
+#else
+/// What `skipRepeats()` needs of a value: an `Equatable` conformance.
+public typealias _SkipRepeatsEquatable = Equatable
+#endif
+
+extension Signal where Value: _SkipRepeatsEquatable {
+    /// A signal of this one's values, minus each value equal to the one before it.
+    ///
+    /// See `skipRepeats(by:)`.
+    @inlinable
+    public func skipRepeats() -> Signal<Value, Failure> {
+        skipRepeats(by: { $0 == $1 })
+    }
+}
+
+extension Producer {
+    /// A producer of this one's values, minus each value that `isEquivalent` to the one before it
+    /// (in the same run).
+    ///
+    /// Runs behind a serializing signal (see `Signal.skipRepeats(by:)`); disposing the run disposes the upstream run.
+    public func skipRepeats(
+        by isEquivalent: @escaping @Sendable (Value, Value) -> Bool
+    ) -> Producer<Value, Failure> {
+        lift { $0.skipRepeats(by: isEquivalent) }
+    }
+}
+
+extension Producer where Value: _SkipRepeatsEquatable {
+    /// A producer of this one's values, minus each value equal to the one before it (in the same run).
+    ///
+    /// See `skipRepeats(by:)`.
+    public func skipRepeats() -> Producer<Value, Failure> {
+        skipRepeats(by: { $0 == $1 })
+    }
+}

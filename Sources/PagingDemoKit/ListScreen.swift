@@ -56,9 +56,13 @@ package struct ListScreen: Sendable {
         let height = max(height, 8)
         clamp(count: rows.count)
         let visible = height - 5   // title, rule, rule, status, help
+        let placeholder = Self.placeholder(for: state, count: rows.count)
+        // The placeholder row below the last row counts as part of the list, shown with the last row.
+        let shown = rows.count + (placeholder == nil ? 0 : 1)
+        let focus = placeholder != nil && cursor >= rows.count - 1 ? shown - 1 : cursor
         if cursor < top { top = cursor }
-        if cursor >= top + visible { top = cursor - visible + 1 }
-        top = max(0, min(top, max(rows.count - visible, 0)))
+        if focus >= top + visible { top = focus - visible + 1 }
+        top = max(0, min(top, max(shown - visible, 0)))
 
         var lines: [Line] = []
         lines.append(Line(text: title, style: .title))
@@ -70,7 +74,7 @@ package struct ListScreen: Sendable {
                 let marker = index == cursor ? ">" : " "
                 let text = "\(marker) #\(pad(row.id, to: 4))  \(row.title)"
                 lines.append(Line(text: text, style: index == cursor ? .cursorRow : .row))
-            } else if index == rows.count, let placeholder = Self.placeholder(for: state, count: rows.count) {
+            } else if index == rows.count, let placeholder {
                 lines.append(Line(text: placeholder, style: .placeholder))
             } else {
                 lines.append(Line(text: "", style: .row))

@@ -25,7 +25,7 @@ enum TerminalUI {
     static var inputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
     /// Switches the terminal to raw input (no echo, no line editing: each key is read as it is typed;
-    /// Ctrl-C still sends SIGINT), hides the cursor and shows the alternate screen. Installs the handlers
+    /// Ctrl-C still sends SIGINT, Ctrl-Z is disabled), hides the cursor and shows the alternate screen. Installs the handlers
     /// that restore it all: keep the returned signal sources for as long as the program runs.
     static func enterRawMode() throws(TerminalError) -> [any DispatchSourceSignal] {
         var original = termios()
@@ -36,6 +36,8 @@ enum TerminalUI {
         withUnsafeMutableBytes(of: &raw.c_cc) { cc in
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
+            // No Ctrl-Z: a stopped demo would come back to a terminal its shell had reset under it.
+            cc[Int(VSUSP)] = posixDisabled
         }
         saved.withLock { $0 = original }
         atexit { TerminalUI.restore() }
@@ -126,6 +128,13 @@ enum TerminalUI {
         }
     }
 }
+
+/// `_POSIX_VDISABLE` (a macro Swift does not import): the value of a disabled control character.
+#if canImport(Darwin)
+private let posixDisabled: cc_t = 0xFF
+#else
+private let posixDisabled: cc_t = 0
+#endif
 
 /// A terminal call that failed.
 struct TerminalError: Error, CustomStringConvertible {

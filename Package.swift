@@ -3,7 +3,7 @@
 // PaginatedList: paginated lists ("infinite scroll") that are easy to build and hard to get wrong.
 // No package dependencies: the reactive core (`Signals`) is the package's own.
 //
-//   paging-demo (executable) ─► PaginatedList ─► Signals
+//   paging-demo (executable) ─► PagingDemoKit ─► PaginatedList ─► Signals
 //   Benchmarks  (executable) ─► PaginatedList ─► Signals
 //   PaginatedListTesting ─────► PaginatedList ─► Signals
 import PackageDescription
@@ -27,11 +27,14 @@ let package = Package(
         .target(name: "Signals", swiftSettings: settings),
         .target(name: "PaginatedList", dependencies: ["Signals"], swiftSettings: settings),
         .target(name: "PaginatedListTesting", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
-        .executableTarget(name: "paging-demo", dependencies: ["PaginatedList"], swiftSettings: settings),
+        // The demo's testable parts (options, simulated feed, script mode, screen model); not a product.
+        .target(name: "PagingDemoKit", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
+        .executableTarget(name: "paging-demo", dependencies: ["PagingDemoKit", "PaginatedList", "Signals"],
+                          swiftSettings: settings),
         .executableTarget(name: "Benchmarks", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
 
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "PaginatedListTesting"], swiftSettings: settings),
-        .testTarget(name: "PaginatedListTests", dependencies: ["PaginatedList", "PaginatedListTesting"],
+        .testTarget(name: "PaginatedListTests", dependencies: ["PaginatedList", "PaginatedListTesting", "PagingDemoKit"],
                     swiftSettings: settings),
         .testTarget(name: "PaginatedListTestingTests", dependencies: ["PaginatedListTesting"],
                     swiftSettings: settings),

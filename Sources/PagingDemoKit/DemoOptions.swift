@@ -1,0 +1,140 @@
+/// The demo's settings, from its command line.
+///
+/// Latency and failure rate default by mode: an interactive run shows them (600 ms, 10 %), a script run
+/// is deterministic and instant unless they are given (0 ms, 0 %).
+package struct DemoOptions: Equatable, Sendable {
+    package var items = 200
+    package var pageSize = 20
+    /// `nil`: the mode's default.
+    package var latencyMilliseconds: Int?
+    /// `nil`: the mode's default.
+    package var failureRate: Double?
+    package var seed: UInt64 = 1
+    /// Prefetch when at most this many loaded rows are below the cursor.
+    package var prefetch = 5
+    /// The commands of a non-interactive run; `nil` for the interactive mode.
+    package var script: [ScriptCommand]?
+
+    package init() {}
+
+    package var isScripted: Bool { script != nil }
+
+    /// The latency the feed uses in this mode.
+    package var effectiveLatencyMilliseconds: Int { latencyMilliseconds ?? (isScripted ? 0 : 600) }
+
+    /// The failure rate the feed uses in this mode.
+    package var effectiveFailureRate: Double { failureRate ?? (isScripted ? 0 : 0.1) }
+
+    /// The simulated feed these options describe.
+    package func makeFeed() -> SimulatedFeed {
+        SimulatedFeed(
+            itemCount: items, pageSize: pageSize, latency: .milliseconds(effectiveLatencyMilliseconds),
+            failureRate: effectiveFailureRate, seed: seed
+        )
+    }
+}
+
+/// What the command line asks for.
+package enum DemoInvocation: Equatable, Sendable {
+    case help
+    case run(DemoOptions)
+}
+
+/// A command line the demo cannot run; `message` says why.
+package struct OptionsError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
+}
+
+extension DemoInvocation {
+    /// Parses the arguments (without the program name). Accepts `--flag value` and `--flag=value`.
+    package static func parse(_ arguments: [String]) throws(OptionsError) -> DemoInvocation {
+        var options = DemoOptions()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "--help" || argument == "-h" { return .help }
+            guard argument.hasPrefix("--") else {
+                throw OptionsError(message: "unexpected argument '\(argument)'")
+            }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            func nextValue() throws(OptionsError) -> String {
+                if let value { return value }
+                guard let next = remaining.popFirst() else {
+                    throw OptionsError(message: "--\(name) needs a value")
+                }
+                return next
+            }
+            switch name {
+            case "items":
+                options.items = try integer(try nextValue(), for: name, atLeast: 0)
+            case "page-size":
+                options.pageSize = try integer(try nextValue(), for: name, atLeast: 1)
+            case "latency-ms":
+                options.latencyMilliseconds = try integer(try nextValue(), for: name, atLeast: 0)
+            case "failure-rate":
+                let text = try nextValue()
+                guard let rate = Double(text), rate >= 0, rate <= 1 else {
+                    throw OptionsError(message: "--failure-rate must be a number from 0 to 1, not '\(text)'")
+                }
+                options.failureRate = rate
+            case "seed":
+                let text = try nextValue()
+                guard let seed = UInt64(text) else {
+                    throw OptionsError(message: "--seed must be a non-negative integer, not '\(text)'")
+                }
+                options.seed = seed
+            case "prefetch":
+                options.prefetch = try integer(try nextValue(), for: name, atLeast: 0)
+            case "script":
+                options.script = try ScriptCommand.parseScript(try nextValue())
+            default:
+                throw OptionsError(message: "unknown option '--\(name)'")
+            }
+        }
+        return .run(options)
+    }
+
+    private static func integer(_ text: String, for name: String, atLeast minimum: Int) throws(OptionsError) -> Int {
+        guard let number = Int(text), number >= minimum else {
+            throw OptionsError(message: "--\(name) must be an integer of at least \(minimum), not '\(text)'")
+        }
+        return number
+    }
+
+    /// The text of `--help`.
+    package static let usage = """
+        paging-demo: an infinite-scroll list over a simulated feed, built on PaginatedListViewModel.
+
+        USAGE
+          paging-demo [options]                     interactive (needs a terminal)
+          paging-demo --script "next,fail,retry"    non-interactive: prints each state, exits
+
+        OPTIONS
+          --items N            rows in the feed (default 200)
+          --page-size N        rows per page (default 20)
+          --latency-ms N       delay of each page load (default 600; 0 in script mode)
+          --failure-rate P     chance from 0 to 1 that a load fails (default 0.1; 0 in script mode)
+          --seed N             seed of the failure draws (default 1)
+          --prefetch N         load the next page when at most N rows are below the cursor (default 5)
+          --script LIST        comma-separated commands:
+                                 next    loadNextPage()
+                                 retry   loadNextPage() after a failure (retries the failed page)
+                                 fail    make the next page load fail, and start it
+                                 reset   reset(): empty the list, start over on the next load
+                                 reload  reload(): reset(), then load the first page
+                                 wait    wait until the load in flight (if any) ends
+          -h, --help           show this help
+
+        KEYS (interactive)
+          up/down, k/j  move the cursor (pages load as it nears the end)
+          PgUp/PgDn     move a screenful      g/G   first/last row
+          r             retry after an error
+          R or x        reload from the first page
+          q             quit (Ctrl-C works too; the terminal is restored either way)
+        """
+}

@@ -1,0 +1,125 @@
+import Foundation
+import PaginatedList
+import Signals
+
+/// One command of a `--script` run.
+package enum ScriptCommand: String, CaseIterable, Equatable, Sendable {
+    /// `loadNextPage()`.
+    case next
+    /// `loadNextPage()` after a failure: the view model retries the failed page.
+    case retry
+    /// Makes the next page load fail, and starts it: `loadNextPage()` with a forced failure. (If a load is
+    /// already in flight, that one is unaffected and the failure hits the next load that starts.)
+    case fail
+    /// `reset()`.
+    case reset
+    /// `reload()`.
+    case reload
+    /// Waits until the load in flight, if any, has ended.
+    case wait
+
+    /// Parses a comma- (or space-) separated list of commands.
+    package static func parseScript(_ text: String) throws(OptionsError) -> [ScriptCommand] {
+        let words = text.split { $0 == "," || $0 == " " }.map(String.init)
+        var commands: [ScriptCommand] = []
+        for word in words {
+            guard let command = ScriptCommand(rawValue: word.lowercased()) else {
+                let known = allCases.map(\.rawValue).joined(separator: ", ")
+                throw OptionsError(message: "unknown script command '\(word)' (known: \(known))")
+            }
+            commands.append(command)
+        }
+        guard !commands.isEmpty else { throw OptionsError(message: "--script needs at least one command") }
+        return commands
+    }
+}
+
+/// One observed state of the view model, printed as one stable line.
+package struct StateSnapshot: Equatable, Sendable {
+    package var items: Int
+    package var loading: Bool
+    package var error: FeedError?
+    package var exhausted: Bool
+
+    package init(items: Int, loading: Bool, error: FeedError?, exhausted: Bool) {
+        self.items = items
+        self.loading = loading
+        self.error = error
+        self.exhausted = exhausted
+    }
+
+    /// Reads the view model's properties. Call it where no transition can run concurrently (on the view
+    /// model's serial scheduler), so that the four agree.
+    package init(_ viewModel: PaginatedListViewModel<Row, FeedError>) {
+        self.init(
+            items: viewModel.items.value.count, loading: viewModel.loading.value,
+            error: viewModel.lastError.value, exhausted: viewModel.exhausted.value
+        )
+    }
+
+    /// `items=20 loading=false error=nil exhausted=false`; an error is quoted:
+    /// `error="forced failure loading page 2"`.
+    package var line: String {
+        let errorText = error.map { "\"\($0)\"" } ?? "nil"
+        return "items=\(items) loading=\(loading) error=\(errorText) exhausted=\(exhausted)"
+    }
+}
+
+/// Runs a script of commands against a view model over a `SimulatedFeed` and reports the state after each.
+///
+/// The view model delivers on a private serial queue (a `QueueScheduler`); after each command the runner
+/// reads the state in a block on that queue, queued behind the command, so it sees the command's whole
+/// transition and no half of a later one. With no latency, a page lands within the `next` that starts it.
+package final class ScriptRunner {
+    private let options: DemoOptions
+    private let queue = DispatchQueue(label: "paging-demo.script")
+    private let feed: SimulatedFeed
+    private let viewModel: PaginatedListViewModel<Row, FeedError>
+
+    /// How long `wait` waits for a load before it gives up and reports the state as it is.
+    package var waitTimeout: Duration = .seconds(30)
+
+    package init(options: DemoOptions) {
+        self.options = options
+        feed = options.makeFeed()
+        viewModel = PaginatedListViewModel(dependency: feed, scheduler: QueueScheduler(queue: queue))
+    }
+
+    /// Runs `commands` in order; calls `report` with `command -> state` after each.
+    package func run(_ commands: [ScriptCommand], report: (String) -> Void) {
+        for command in commands {
+            perform(command)
+            let snapshot = queue.sync { StateSnapshot(viewModel) }
+            report("\(command.rawValue) -> \(snapshot.line)")
+        }
+    }
+
+    /// Runs `commands` and returns the lines `run(_:report:)` reports.
+    package func lines(for commands: [ScriptCommand]) -> [String] {
+        var lines: [String] = []
+        run(commands) { lines.append($0) }
+        return lines
+    }
+
+    private func perform(_ command: ScriptCommand) {
+        switch command {
+        case .next, .retry: viewModel.loadNextPage()
+        case .fail:
+            feed.failNextLoad()
+            viewModel.loadNextPage()
+        case .reset: viewModel.reset()
+        case .reload: viewModel.reload()
+        case .wait: waitForLoad()
+        }
+    }
+
+    /// Blocks until `loading` is false (at once if it already is), or until `waitTimeout`.
+    private func waitForLoad() {
+        let settled = DispatchSemaphore(value: 0)
+        let observation = viewModel.loading.producer.startWithValues { loading in
+            if !loading { settled.signal() }
+        }
+        _ = settled.wait(timeout: .now() + waitTimeout.timeInterval)
+        observation.dispose()
+    }
+}

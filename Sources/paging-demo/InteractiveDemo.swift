@@ -1,0 +1,114 @@
+import Foundation
+import PaginatedList
+import PagingDemoKit
+import Signals
+
+/// The interactive mode: an infinite-scroll list over a `SimulatedFeed`, drawn in the terminal.
+///
+/// Everything here runs on the main thread: the view model delivers there (its default `UIScheduler`),
+/// keys arrive there (`KeyReader` hands them to the main queue), redraws happen there. The observers the
+/// view model calls are `@Sendable` closures; they enter the main actor with `MainActor.assumeIsolated`,
+/// which holds because `UIScheduler` runs them on the main thread.
+@MainActor
+final class InteractiveDemo {
+    private let options: DemoOptions
+    private let feed: SimulatedFeed
+    private let viewModel: PaginatedListViewModel<Row, FeedError>
+    private var screen: ListScreen
+    private var observations: [any Disposable] = []
+    /// SIGINT, SIGTERM (restore the terminal and exit) and SIGWINCH (redraw).
+    private var signalSources: [any DispatchSourceSignal] = []
+    private var redrawScheduled = false
+
+    init(options: DemoOptions) {
+        self.options = options
+        feed = options.makeFeed()
+        viewModel = PaginatedListViewModel(dependency: feed)
+        screen = ListScreen(prefetchDistance: options.prefetch)
+    }
+
+    /// Takes over the terminal, starts observing and reading keys, and loads the first page.
+    func start() throws(TerminalError) {
+        signalSources = try TerminalUI.enterRawMode()
+        let changed: @Sendable () -> Void = { [weak self] in
+            MainActor.assumeIsolated { self?.listDidChange() }
+        }
+        observations = [
+            viewModel.items.signal.observeValues { _ in changed() },
+            viewModel.state.signal.observeValues { _ in changed() },
+        ].compactMap { $0 }
+        signalSources.append(TerminalUI.onResize { [weak self] in
+            MainActor.assumeIsolated { self?.setNeedsRedraw() }
+        })
+        KeyReader.start(
+            onKey: { [weak self] key in self?.handle(key) },
+            onEnd: { [weak self] in self?.quit() }
+        )
+        listDidChange()
+    }
+
+    /// After any change of the list, its state or the cursor: keep the cursor in the list, prefetch if it
+    /// is near the end (this is also what loads the next page when the user is parked at the end and a
+    /// load finishes), and redraw.
+    private func listDidChange() {
+        let count = viewModel.items.value.count
+        screen.clamp(count: count)
+        if screen.shouldLoadNextPage(count: count, state: viewModel.state.value) {
+            viewModel.loadNextPage()
+        }
+        setNeedsRedraw()
+    }
+
+    private func handle(_ key: Key) {
+        let count = viewModel.items.value.count
+        let screenful = max(TerminalUI.size.height - 6, 1)
+        switch key {
+        case .up, .character("k"): screen.move(by: -1, count: count)
+        case .down, .character("j"): screen.move(by: 1, count: count)
+        case .pageUp: screen.move(by: -screenful, count: count)
+        case .pageDown, .character(" "): screen.move(by: screenful, count: count)
+        case .home, .character("g"): screen.move(to: 0, count: count)
+        case .end, .character("G"): screen.move(to: count - 1, count: count)
+        case .character("r"): viewModel.loadNextPage()   // after a failure: retries the failed page
+        case .character("R"), .character("x"): viewModel.reload()
+        case .character("q"), .character("Q"), .interrupt: quit()
+        case .character: break
+        }
+        listDidChange()
+    }
+
+    /// Redraws once for any number of changes made in one turn of the main queue.
+    private func setNeedsRedraw() {
+        guard !redrawScheduled else { return }
+        redrawScheduled = true
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.redrawScheduled = false
+                self.redraw()
+            }
+        }
+    }
+
+    private func redraw() {
+        let size = TerminalUI.size
+        let lines = screen.render(
+            rows: viewModel.items.value, state: viewModel.state.value, title: title,
+            width: size.width, height: size.height
+        )
+        TerminalUI.draw(lines)
+    }
+
+    private var title: String {
+        let percent = Int((options.effectiveFailureRate * 100).rounded())
+        return "paging-demo | \(options.items) items, \(options.pageSize)/page, "
+            + "\(options.effectiveLatencyMilliseconds) ms, \(percent)% failures, seed \(options.seed)"
+    }
+
+    /// Restores the terminal, prints a one-line summary and exits.
+    private func quit() -> Never {
+        TerminalUI.restore()
+        print("paging-demo: \(viewModel.items.value.count) rows loaded, \(feed.loadsStarted) page loads started.")
+        exit(0)
+    }
+}

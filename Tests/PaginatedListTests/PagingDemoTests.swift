@@ -1,0 +1,240 @@
+import Foundation
+import PaginatedList
+import PagingDemoKit
+import Signals
+import Testing
+
+/// `paging-demo`: its script mode (through `PagingDemoKit` and through the built executable), its
+/// simulated feed, its options, and the pure parts of its interactive screen.
+@Suite struct PagingDemoTests {
+    private static let example = "next,next,fail,retry,reset,next"
+
+    private static let exampleOutput = [
+        "next -> items=20 loading=false error=nil exhausted=false",
+        "next -> items=40 loading=false error=nil exhausted=false",
+        "fail -> items=40 loading=false error=\"forced failure loading page 3\" exhausted=false",
+        "retry -> items=60 loading=false error=nil exhausted=false",
+        "reset -> items=0 loading=false error=nil exhausted=false",
+        "next -> items=20 loading=false error=nil exhausted=false",
+    ]
+
+    private func run(_ arguments: [String]) throws -> [String] {
+        guard case let .run(options) = try DemoInvocation.parse(arguments), let script = options.script else {
+            Issue.record("not a script invocation: \(arguments)")
+            return []
+        }
+        return ScriptRunner(options: options).lines(for: script)
+    }
+
+    // MARK: - Script mode
+
+    @Test func scriptPrintsTheStateAfterEachCommandOnItsOwnLine() throws {
+        #expect(try run(["--script", Self.example]) == Self.exampleOutput)
+    }
+
+    @Test func scriptReportsExhaustionAndLoadsNothingAfterIt() throws {
+        let lines = try run(["--items", "50", "--script", "next,next,next,next"])
+        #expect(lines == [
+            "next -> items=20 loading=false error=nil exhausted=false",
+            "next -> items=40 loading=false error=nil exhausted=false",
+            "next -> items=50 loading=false error=nil exhausted=true",
+            "next -> items=50 loading=false error=nil exhausted=true",
+        ])
+    }
+
+    @Test func scriptReloadStartsOverFromTheFirstPage() throws {
+        let lines = try run(["--script", "next,next,reload"])
+        #expect(lines.last == "reload -> items=20 loading=false error=nil exhausted=false")
+    }
+
+    @Test func scriptWaitLetsADelayedPageLand() throws {
+        let lines = try run(["--latency-ms", "200", "--script", "next,wait,wait"])
+        #expect(lines == [
+            "next -> items=0 loading=true error=nil exhausted=false",
+            "wait -> items=20 loading=false error=nil exhausted=false",
+            "wait -> items=20 loading=false error=nil exhausted=false",
+        ])
+    }
+
+    @Test func scriptResetDiscardsTheDelayedPageInFlight() throws {
+        let lines = try run(["--latency-ms", "200", "--script", "next,reset,next,wait"])
+        #expect(lines == [
+            "next -> items=0 loading=true error=nil exhausted=false",
+            "reset -> items=0 loading=false error=nil exhausted=false",
+            "next -> items=0 loading=true error=nil exhausted=false",
+            "wait -> items=20 loading=false error=nil exhausted=false",
+        ])
+    }
+
+    @Test func theSameSeedGivesTheSameRandomFailures() throws {
+        let arguments = ["--failure-rate", "0.5", "--seed", "7", "--script", "next,next,next,next,next,next"]
+        let first = try run(arguments)
+        #expect(first == (try run(arguments)))
+        #expect(first.contains { $0.contains("simulated network error") })
+    }
+
+    // MARK: - The executable
+
+    /// The built `paging-demo`, beside the test bundle or in the package's `.build/debug`.
+    private static let executable: URL? = {
+        var candidates: [URL] = []
+        let bundles = [Bundle.main] + Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }
+        for bundle in bundles {
+            // Linux: the runner sits among the build products; Apple: X.xctest/Contents/MacOS/X.
+            var directory = (bundle.executableURL ?? bundle.bundleURL).deletingLastPathComponent()
+            for _ in 0 ..< 4 {
+                candidates.append(directory.appendingPathComponent("paging-demo"))
+                directory.deleteLastPathComponent()
+            }
+        }
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/paging-demo"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    private struct Outcome {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// Runs the executable with `arguments`, standard input from /dev/null.
+    private func launch(_ arguments: [String]) throws -> Outcome {
+        let executable = try #require(Self.executable)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus,
+            output: String(decoding: outputData, as: UTF8.self),
+            errors: String(decoding: errorData, as: UTF8.self)
+        )
+    }
+
+    @Test(.enabled(if: executable != nil, "paging-demo is not built"))
+    func theExecutablePrintsEachScriptedStateAndExitsZero() throws {
+        let outcome = try launch(["--script", Self.example])
+        #expect(outcome.status == 0)
+        #expect(outcome.output.split(separator: "\n").map(String.init) == Self.exampleOutput)
+        #expect(outcome.errors.isEmpty)
+    }
+
+    @Test(.enabled(if: executable != nil, "paging-demo is not built"))
+    func theExecutableRefusesTheInteractiveModeWithoutATerminal() throws {
+        let outcome = try launch([])
+        #expect(outcome.status != 0)
+        #expect(outcome.errors.contains("--script"))
+        #expect(outcome.output.isEmpty)
+    }
+
+    @Test(.enabled(if: executable != nil, "paging-demo is not built"))
+    func theExecutableRejectsABadOptionWithStatusTwo() throws {
+        let outcome = try launch(["--failure-rate", "1.5", "--script", "next"])
+        #expect(outcome.status == 2)
+        #expect(outcome.errors.contains("--failure-rate"))
+    }
+
+    // MARK: - The simulated feed
+
+    @Test func interruptingADelayedLoadDropsItsPage() async throws {
+        let feed = SimulatedFeed(itemCount: 100, pageSize: 10, latency: .milliseconds(10), failureRate: 0, seed: 1)
+        let events = MutableProperty<[String]>([])
+        let run = feed.firstPage().start { event in
+            let name = switch event {
+            case .value: "value"
+            case .failed: "failed"
+            case .completed: "completed"
+            case .interrupted: "interrupted"
+            }
+            events.modify { $0.append(name) }
+        }
+        run.dispose()
+        try await Task.sleep(for: .milliseconds(60))
+        #expect(events.value == ["interrupted"])
+    }
+
+    @Test func theFeedChainsPagesUpToTheLastOne() {
+        let feed = SimulatedFeed(itemCount: 25, pageSize: 10, latency: .zero, failureRate: 0, seed: 1)
+        let viewModel = PaginatedListViewModel(dependency: feed, scheduler: ImmediateScheduler())
+        for _ in 0 ..< 4 { viewModel.loadNextPage() }
+        #expect(viewModel.items.value.map(\.id) == Array(1 ... 25))
+        #expect(viewModel.exhausted.value)
+        #expect(feed.loadsStarted == 3)
+    }
+
+    // MARK: - Options
+
+    @Test func optionsAcceptSpaceAndEqualsForms() throws {
+        let invocation = try DemoInvocation.parse(["--items=30", "--page-size", "7", "--latency-ms=0", "--seed", "9"])
+        guard case let .run(options) = invocation else { Issue.record("expected a run"); return }
+        #expect(options.items == 30 && options.pageSize == 7 && options.seed == 9)
+        #expect(options.effectiveLatencyMilliseconds == 0)
+        #expect(options.script == nil)
+    }
+
+    @Test func scriptModeDefaultsToNoLatencyAndNoFailures() throws {
+        guard case let .run(options) = try DemoInvocation.parse(["--script", "next"]) else {
+            Issue.record("expected a run")
+            return
+        }
+        #expect(options.effectiveLatencyMilliseconds == 0)
+        #expect(options.effectiveFailureRate == 0)
+    }
+
+    @Test func optionsRejectAFailureRateOutsideZeroToOne() {
+        #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--failure-rate", "1.5"]) }
+    }
+
+    @Test func optionsRejectAnUnknownScriptCommand() {
+        #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--script", "next,jump"]) }
+    }
+
+    // MARK: - The interactive screen
+
+    @Test func prefetchStartsWhenTheCursorIsWithinTheDistanceOfTheEnd() {
+        var screen = ListScreen(prefetchDistance: 5)
+        #expect(screen.shouldLoadNextPage(count: 0, state: .idle))
+        screen.move(to: 13, count: 20)
+        #expect(!screen.shouldLoadNextPage(count: 20, state: .idle))   // 6 rows below
+        screen.move(by: 1, count: 20)
+        #expect(screen.shouldLoadNextPage(count: 20, state: .idle))    // 5 rows below
+    }
+
+    @Test func prefetchWaitsWhileLoadingAndNeverRetriesAFailureByItself() {
+        var screen = ListScreen(prefetchDistance: 5)
+        screen.move(to: 19, count: 20)
+        #expect(!screen.shouldLoadNextPage(count: 20, state: .loading))
+        #expect(!screen.shouldLoadNextPage(count: 20, state: .failed(.simulated(page: 2))))
+        #expect(!screen.shouldLoadNextPage(count: 20, state: .exhausted))
+    }
+
+    @Test func theScreenFitsEightyByTwentyFourAndKeepsTheCursorVisible() {
+        var screen = ListScreen(prefetchDistance: 5)
+        let rows = ItemList((1 ... 60).map { Row(id: $0) })
+        screen.move(to: 59, count: rows.count)
+        let lines = screen.render(rows: rows, state: .loading, title: "demo", width: 80, height: 24)
+        #expect(lines.count == 24)
+        #expect(lines.allSatisfy { $0.text.count <= 80 })
+        #expect(lines.contains { $0.style == .cursorRow && $0.text.contains("#0060") })
+        #expect(lines.contains { $0.style == .placeholder })
+        #expect(lines[22].text.hasPrefix("loading"))
+    }
+
+    @Test func keysDecodeFromArrowSequencesSplitAcrossReads() {
+        var decoder = KeyDecoder()
+        #expect(decoder.decode(Array("j\u{1B}[A".utf8)) == [.character("j"), .up])
+        #expect(decoder.decode([0x1B]) == [])
+        #expect(decoder.decode(Array("[Bq".utf8)) == [.down, .character("q")])
+        #expect(decoder.decode(Array("\u{1B}[6~\u{1B}OA".utf8)) == [.pageDown, .up])
+    }
+}

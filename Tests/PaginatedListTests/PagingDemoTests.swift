@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func scriptWaitLetsADelayedPageLand() throws {
-        let lines = try run(["--latency-ms", "200", "--script", "next,wait,wait"])
+        let lines = try run(["--latency-ms", "1000", "--script", "next,wait,wait"])
         #expect(lines == [
             "next -> items=0 loading=true error=nil exhausted=false",
             "wait -> items=20 loading=false error=nil exhausted=false",
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func scriptResetDiscardsTheDelayedPageInFlight() throws {
-        let lines = try run(["--latency-ms", "200", "--script", "next,reset,next,wait"])
+        let lines = try run(["--latency-ms", "1000", "--script", "next,reset,next,wait"])
         #expect(lines == [
             "next -> items=0 loading=true error=nil exhausted=false",
             "reset -> items=0 loading=false error=nil exhausted=false",

@@ -31,7 +31,7 @@ public struct JSONCodingError: Error, CustomStringConvertible {
 
     init(decoding type: Any.Type, _ error: any Error) {
         operation = .decoding
-        typeName = String(reflecting: type)
+        typeName = String(describing: type)
         underlying = error
         switch error {
         case let DecodingError.keyNotFound(key, context):
@@ -55,7 +55,7 @@ public struct JSONCodingError: Error, CustomStringConvertible {
 
     init(encoding type: Any.Type, _ error: any Error) {
         operation = .encoding
-        typeName = String(reflecting: type)
+        typeName = String(describing: type)
         underlying = error
         if case let EncodingError.invalidValue(value, context) = error {
             path = Self.path(context.codingPath)

@@ -1,4 +1,4 @@
-import Synchronization
+import Signals
 
 /// The list a `PaginatedListViewModel` holds: a random-access collection of items that shares its
 /// storage between snapshots, so that appending a page costs time proportional to the page, not to the
@@ -95,7 +95,7 @@ public struct ItemList<Item>: RandomAccessCollection, ExpressibleByArrayLiteral 
         static var firstSegmentShift: Int { 4 }   // the first segment holds 16 items
         static var segmentCount: Int { 56 }
 
-        private let lock = Mutex<Void>(())
+        private let lock = Locked<Void>(())
         private var appending = false
         /// The count of the newest snapshot: the next append claim must start here.
         fileprivate var publishedCount = 0

@@ -1,5 +1,4 @@
 import Signals
-import Synchronization
 
 /// A paginated list ("infinite scroll"): observe `items`, call `loadNextPage()` near the end of the list,
 /// `reset()` or `reload()` to start over.
@@ -156,7 +155,7 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
     let changes = Signal<ItemListChange, Never>.pipe()
     let diagnostics = Signal<PaginatedListDiagnostic, Never>.pipe()
 
-    private let lock = Mutex<Void>(())
+    private let lock = Locked<Void>(())
     // Guarded by `lock`.
     private var inbox: [Command] = []
     private var inboxHead = 0

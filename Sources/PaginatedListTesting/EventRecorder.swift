@@ -1,5 +1,4 @@
 import Signals
-import Synchronization
 
 /// Records the events of a signal or of a producer's run, in the order they arrive, for assertions in tests.
 ///
@@ -20,7 +19,7 @@ public final class EventRecorder<Value: Sendable, Failure: Error>: Disposable {
         var isDisposed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty recorder. Feed it with `observer`, `record(_:)`, or use `Signal.record()` / `Producer.record()`.
     public init() {}

@@ -1,6 +1,5 @@
 import Foundation
 import Signals
-import Synchronization
 
 /// A scheduler in virtual time, for testing time-based code without sleeping.
 ///
@@ -23,11 +22,11 @@ public final class TestScheduler: DateScheduler {
         var nextOrder: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A scheduler whose clock starts at `startDate` (the reference date by default).
     public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
-        state = Mutex(State(now: startDate))
+        state = Locked(State(now: startDate))
     }
 
     /// The virtual now.

@@ -1,7 +1,6 @@
 import Foundation
 import PaginatedList
 import Signals
-import Synchronization
 
 /// One row of the simulated feed.
 package struct Row: Equatable, Sendable {
@@ -55,7 +54,7 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
         var loadsStarted = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let queue = DispatchQueue(label: "paging-demo.feed", qos: .userInitiated)
 
     package init(itemCount: Int, pageSize: Int, latency: Duration, failureRate: Double, seed: UInt64) {
@@ -64,7 +63,7 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
         self.pageSize = pageSize
         self.latency = latency
         self.failureRate = min(max(failureRate, 0), 1)
-        state = Mutex(State(generator: SplitMix64(seed: seed)))
+        state = Locked(State(generator: SplitMix64(seed: seed)))
     }
 
     /// Makes the next page load that starts fail (with `FeedError.forced`), whatever the failure rate.
@@ -145,10 +144,10 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
 
     /// The observer of a delayed run, taken once: by the delivery or by the end of the run.
     private final class PendingObserver: Sendable {
-        private let observer: Mutex<Signal<Delivery, FeedError>.Observer?>
+        private let observer: Locked<Signal<Delivery, FeedError>.Observer?>
 
         init(_ observer: Signal<Delivery, FeedError>.Observer) {
-            self.observer = Mutex(observer)
+            self.observer = Locked(observer)
         }
 
         func take() -> Signal<Delivery, FeedError>.Observer? {

@@ -1,20 +1,19 @@
-import Synchronization
 
 /// A disposable that runs a closure once, on the first `dispose()`.
 ///
 /// The closure runs on the thread that calls `dispose()`, outside any lock, and is released
 /// as soon as it has run: an `AnyDisposable` does not keep what its action captured alive after disposal.
 public final class AnyDisposable: Disposable {
-    private let state: Mutex<(@Sendable () -> Void)??>
+    private let state: Locked<(@Sendable () -> Void)??>
 
     /// A disposable that runs `action` on the first `dispose()`.
     public init(_ action: @escaping @Sendable () -> Void) {
-        state = Mutex(.some(action))
+        state = Locked(.some(action))
     }
 
     /// A disposable with no action: it only records that it was disposed.
     public init() {
-        state = Mutex(.some(nil))
+        state = Locked(.some(nil))
     }
 
     /// Whether `dispose()` has been called.

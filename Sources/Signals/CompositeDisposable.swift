@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A disposable that disposes many: everything added to it is disposed when it is.
 ///
@@ -12,7 +11,7 @@ public final class CompositeDisposable: Disposable {
         var nextToken: UInt64 = 0
     }
     // nil once disposed
-    private let state = Mutex<Entries?>(Entries())
+    private let state = Locked<Entries?>(Entries())
 
     /// An empty composite.
     public init() {}

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A disposable that holds at most one inner disposable: setting a new one disposes the old one.
 ///
@@ -9,7 +8,7 @@ public final class SerialDisposable: Disposable {
         var inner: (any Disposable)?
         var disposed = false
     }
-    private let state = Mutex(Slot())
+    private let state = Locked(Slot())
 
     /// A serial disposable holding `inner`.
     public init(_ inner: (any Disposable)? = nil) {

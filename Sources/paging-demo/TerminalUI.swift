@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Signals
 import Glibc
 #elseif canImport(Musl)
 import Musl
@@ -7,11 +8,10 @@ import Darwin
 #endif
 import Foundation
 import PagingDemoKit
-import Synchronization
 
 /// The terminal: raw mode in and out, its restoration on every exit path, its size, and drawing.
 ///
-/// **Restoring.** `enterRawMode()` saves the terminal's settings in `saved`, a `Mutex`, and switches to the
+/// **Restoring.** `enterRawMode()` saves the terminal's settings in `saved`, a `Locked`, and switches to the
 /// alternate screen. `restore()` takes them out (so it runs once) and puts them back. It is called on `q`,
 /// from the handler of SIGINT/SIGTERM, and from an `atexit` hook (any other `exit`). The signals are not
 /// handled in signal context: they are ignored with `signal(_, SIG_IGN)` and observed by dispatch sources
@@ -19,7 +19,7 @@ import Synchronization
 /// `write` and `exit`; being off the main queue, it works even while the main thread is busy.
 enum TerminalUI {
     /// The settings to restore; `nil` when the terminal is not (or no longer) in raw mode.
-    private static let saved = Mutex<termios?>(nil)
+    private static let saved = Locked<termios?>(nil)
 
     /// Whether standard input is a terminal.
     static var inputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }

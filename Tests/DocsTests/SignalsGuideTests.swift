@@ -3,12 +3,11 @@
 import Foundation
 import PaginatedListTesting
 import Signals
-import Synchronization
 import Testing
 
 /// What the samples print, per test.
 final class Printed: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
     var lines: [String] { storage.withLock { $0 } }
     func append(_ line: String) { storage.withLock { $0.append(line) } }
 }

@@ -39,7 +39,7 @@ enum ToolkitGuide {
 
     /// A page-numbered API that records the pages asked for.
     final class PostsAPI: Sendable {
-        private let pages = Mutex<[Int]>([])
+        private let pages = Locked<[Int]>([])
         func fetchPosts(page: Int) { pages.withLock { $0.append(page) } }
         var requested: [Int] { pages.withLock { $0 } }
     }

@@ -2,7 +2,6 @@
 import Foundation
 import PaginatedList
 import Signals
-import Synchronization
 import Testing
 
 // MARK: The page chain
@@ -64,7 +63,7 @@ final class RecordingRowsView: RowsView {
 @Suite("Guide: the view model")
 struct ViewModelGuideTests {
     @Test func usingItPrintsTheCountsTheGuideShows() {
-        let printed = Mutex<[Int]>([])
+        let printed = Locked<[Int]>([])
         let list = PaginatedListViewModel(dependency: NumbersDependency(), scheduler: ImmediateScheduler())
         list.items.signal.observeValues { items in printed.withLock { $0.append(items.count) } }
         list.loadNextPage()   // items: 10

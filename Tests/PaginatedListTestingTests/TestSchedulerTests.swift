@@ -1,12 +1,11 @@
 import Foundation
 import PaginatedListTesting
 import Signals
-import Synchronization
 import Testing
 
 /// A thread-safe log for actions run by the scheduler.
 private final class Log: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
 }
@@ -63,7 +62,7 @@ private final class Log: Sendable {
     @Test func theClockShowsTheActionsDateWhileItRuns() {
         let scheduler = TestScheduler()
         let start = scheduler.currentDate
-        let seen = Mutex<[TimeInterval]>([])
+        let seen = Locked<[TimeInterval]>([])
         for seconds in [1, 3] {
             scheduler.schedule(after: .seconds(seconds)) {
                 let now = scheduler.currentDate.timeIntervalSince(start)

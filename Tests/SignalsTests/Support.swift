@@ -4,7 +4,7 @@ import Synchronization
 
 /// A thread-safe, append-only log of what the observers under test saw, in order.
 final class Log<Element: Sendable>: Sendable {
-    private let entries = Mutex<[Element]>([])
+    private let entries = Locked<[Element]>([])
 
     func append(_ element: Element) {
         entries.withLock { $0.append(element) }

@@ -3,12 +3,11 @@
 // Sendable conformance, no unsafe nonisolated state, no preconcurrency import (the last test checks).
 import Foundation
 import Signals
-import Synchronization
 import Testing
 
 /// What observers received, from whichever thread they ran on.
 final class Inbox: Sendable {
-    private let received = Mutex<[Int]>([])
+    private let received = Locked<[Int]>([])
     func append(_ value: Int) { received.withLock { $0.append(value) } }
     var all: [Int] { received.withLock { $0 } }
 }

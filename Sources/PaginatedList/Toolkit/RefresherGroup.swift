@@ -1,4 +1,4 @@
-import Synchronization
+import Signals
 
 /// A `Refreshable` that refreshes many at once: pull-to-refresh on a screen that shows several lists.
 ///
@@ -39,7 +39,7 @@ public final class RefresherGroup: Refreshable, Sendable {
         }
     }
 
-    private let members = Mutex<[Member]>([])
+    private let members = Locked<[Member]>([])
 
     /// An empty group.
     public init() {}

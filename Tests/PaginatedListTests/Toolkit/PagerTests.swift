@@ -1,12 +1,11 @@
 import Foundation
 import PaginatedList
 import Signals
-import Synchronization
 import Testing
 
 /// The pages a pager called back with, in order.
 private final class PageLog: Sendable {
-    private let pages = Mutex<[Int]>([])
+    private let pages = Locked<[Int]>([])
     func append(_ page: Int) { pages.withLock { $0.append(page) } }
     var value: [Int] { pages.withLock { $0 } }
 }
@@ -145,7 +144,7 @@ private final class SelfDrivingPager: Sendable {
 }
 
 private final class WeakPagerBox: Sendable {
-    private let storage = Mutex<WeakReference?>(nil)
+    private let storage = Locked<WeakReference?>(nil)
     private struct WeakReference { weak var pager: Pager? }
 
     var pager: Pager? {
@@ -165,7 +164,7 @@ struct ViewModelPageableTests {
 
     @Test func fetchPageRetriesThePageThatFailed() {
         struct Offline: Error {}
-        let attempts = Mutex(0)
+        let attempts = Locked(0)
         let list = PaginatedListViewModel<Int, Offline>(scheduler: ImmediateScheduler()) {
             Producer { observer, _ in
                 let attempt = attempts.withLock { $0 += 1; return $0 }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// A thread-safe log of strings, shared by reference.
 final class Log: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     func append(_ line: String) { lines.withLock { $0.append(line) } }
 

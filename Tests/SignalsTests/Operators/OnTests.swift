@@ -2,8 +2,8 @@ import Signals
 import Testing
 
 @Test func signalOnRunsTheValueSideEffectBeforeForwarding() {
-    let (signal, input) = Signal<Int, TestError>.pipe()
-    let log = Log()
+    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let log = CallLog()
     signal.on(value: { log.append("on \($0)") }).observeValues { log.append("got \($0)") }
     input.send(value: 1)
     #expect(log.entries == ["on 1", "got 1"])
@@ -11,14 +11,14 @@ import Testing
 
 @Test(arguments: Terminal.allCases)
 func signalOnRunsTheTerminalSideEffectThenTerminated(_ terminal: Terminal) {
-    let (signal, input) = Signal<Int, TestError>.pipe()
-    let log = Log()
+    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let log = CallLog()
     let recorder = signal.on(
         failed: { log.append("failed \($0.code)") },
         completed: { log.append("completed") },
         interrupted: { log.append("interrupted") },
         terminated: { log.append("terminated") }
-    ).record()
+    ).recorded()
     input.send(terminal.event())
     let expected = [Terminal.failed: "failed 7", .completed: "completed", .interrupted: "interrupted"][terminal]!
     #expect(log.entries == [expected, "terminated"])
@@ -26,16 +26,16 @@ func signalOnRunsTheTerminalSideEffectThenTerminated(_ terminal: Terminal) {
 }
 
 @Test func producerOnRunsStartedBeforeTheUpstreamStarts() {
-    let log = Log()
-    Producer<Int, TestError> { observer, _ in log.append("handler"); observer.sendCompleted() }
+    let log = CallLog()
+    Producer<Int, OperatorTestError> { observer, _ in log.append("handler"); observer.sendCompleted() }
         .on(started: { log.append("started") })
         .start()
     #expect(log.entries == ["started", "handler"])
 }
 
 @Test func producerOnRunsDisposedAfterTheRunTerminates() {
-    let log = Log()
-    let (recorder, _) = Producer<Int, TestError>(value: 1)
+    let log = CallLog()
+    let (recorder, _) = Producer<Int, OperatorTestError>(value: 1)
         .on(value: { log.append("value \($0)") }, completed: { log.append("completed") },
             terminated: { log.append("terminated") }, disposed: { log.append("disposed") })
         .startRecording()
@@ -44,8 +44,8 @@ func signalOnRunsTheTerminalSideEffectThenTerminated(_ terminal: Terminal) {
 }
 
 @Test func producerOnRunsInterruptedAndDisposedWhenTheRunIsDisposed() {
-    let probe = Probe<Int, TestError>()
-    let log = Log()
+    let probe = Probe<Int, OperatorTestError>()
+    let log = CallLog()
     let disposable = probe.producer
         .on(interrupted: { log.append("interrupted") }, disposed: { log.append("disposed") })
         .start()
@@ -56,8 +56,8 @@ func signalOnRunsTheTerminalSideEffectThenTerminated(_ terminal: Terminal) {
 
 @Test(arguments: [Terminal.failed, .interrupted])
 func producerOnForwardsTheTerminalEvent(_ terminal: Terminal) {
-    let probe = Probe<Int, TestError>()
-    let log = Log()
+    let probe = Probe<Int, OperatorTestError>()
+    let log = CallLog()
     let (recorder, _) = probe.producer.on(terminated: { log.append("terminated") }).startRecording()
     probe.input.send(terminal.event())
     #expect(recorder.events == [terminal.event()])

@@ -4,8 +4,8 @@ import Testing
 
 @Test func debounceSendsTheLatestValueAfterAQuietInterval() {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, TestError>.pipe()
-    let recorder = signal.debounce(.seconds(1), on: scheduler).record()
+    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let recorder = signal.debounce(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     scheduler.advance(by: .milliseconds(500))
     input.send(value: 2)
@@ -17,8 +17,8 @@ import Testing
 
 @Test func debounceSendsTheWaitingValueAtOnceOnCompletion() {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, TestError>.pipe()
-    let recorder = signal.debounce(.seconds(1), on: scheduler).record()
+    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let recorder = signal.debounce(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     input.sendCompleted()
     #expect(recorder.events == [.value(1), .completed])
@@ -28,8 +28,8 @@ import Testing
 @Test(arguments: [Terminal.failed, .interrupted])
 func debounceDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, TestError>.pipe()
-    let recorder = signal.debounce(.seconds(1), on: scheduler).record()
+    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let recorder = signal.debounce(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     input.send(terminal.event())
     scheduler.run()
@@ -38,7 +38,7 @@ func debounceDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
 
 @Test func producerDebounceDisposalCancelsTheWaitingValue() {
     let scheduler = TestScheduler()
-    let probe = Probe<Int, TestError>()
+    let probe = Probe<Int, OperatorTestError>()
     let (recorder, disposable) = probe.producer.debounce(.seconds(1), on: scheduler).startRecording()
     probe.input.send(value: 1)
     disposable.dispose()
@@ -49,14 +49,14 @@ func debounceDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
 
 @Test func producerDebounceForwardsCompletion() {
     let scheduler = TestScheduler()
-    let (recorder, _) = Producer<Int, TestError>(values: [1, 2, 3]).debounce(.seconds(1), on: scheduler).startRecording()
+    let (recorder, _) = Producer<Int, OperatorTestError>(values: [1, 2, 3]).debounce(.seconds(1), on: scheduler).startRecording()
     #expect(recorder.events == [.value(3), .completed])
 }
 
 @Test func throttleSendsTheFirstValueAtOnceAndTheLatestAfterTheInterval() {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, TestError>.pipe()
-    let recorder = signal.throttle(.seconds(1), on: scheduler).record()
+    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let recorder = signal.throttle(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     scheduler.advance()
     #expect(recorder.values == [1])
@@ -70,8 +70,8 @@ func debounceDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
 
 @Test func throttleSendsAValueAtOnceWhenTheIntervalHasPassed() {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, TestError>.pipe()
-    let recorder = signal.throttle(.seconds(1), on: scheduler).record()
+    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let recorder = signal.throttle(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     scheduler.advance(by: .seconds(3))
     input.send(value: 2)
@@ -81,8 +81,8 @@ func debounceDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
 
 @Test func throttleSendsTheWaitingValueAtOnceOnCompletion() {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, TestError>.pipe()
-    let recorder = signal.throttle(.seconds(1), on: scheduler).record()
+    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let recorder = signal.throttle(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     input.sendCompleted()
     #expect(recorder.events == [.value(1), .completed])
@@ -91,8 +91,8 @@ func debounceDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
 @Test(arguments: [Terminal.failed, .interrupted])
 func throttleDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, TestError>.pipe()
-    let recorder = signal.throttle(.seconds(1), on: scheduler).record()
+    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let recorder = signal.throttle(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     input.send(terminal.event())
     scheduler.run()
@@ -101,7 +101,7 @@ func throttleDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
 
 @Test func producerThrottleDisposalCancelsTheWaitingValue() {
     let scheduler = TestScheduler()
-    let probe = Probe<Int, TestError>()
+    let probe = Probe<Int, OperatorTestError>()
     let (recorder, disposable) = probe.producer.throttle(.seconds(1), on: scheduler).startRecording()
     probe.input.send(value: 1)
     disposable.dispose()

@@ -1,8 +1,7 @@
 import Signals
-import Synchronization
 
 /// The failure of the streams under test.
-struct TestError: Error, Equatable {
+struct OperatorTestError: Error, Equatable {
     var code = 0
 }
 
@@ -10,9 +9,9 @@ struct TestError: Error, Equatable {
 enum Terminal: CaseIterable, CustomStringConvertible {
     case failed, completed, interrupted
 
-    func event<Value>(_: Value.Type = Value.self) -> Event<Value, TestError> {
+    func event<Value>(_: Value.Type = Value.self) -> Event<Value, OperatorTestError> {
         switch self {
-        case .failed: return .failed(TestError(code: 7))
+        case .failed: return .failed(OperatorTestError(code: 7))
         case .completed: return .completed
         case .interrupted: return .interrupted
         }
@@ -23,7 +22,7 @@ enum Terminal: CaseIterable, CustomStringConvertible {
 
 /// Records every event it is sent, from any thread.
 final class Recorder<Value: Sendable, Failure: Error>: Sendable {
-    private let storage = Mutex<[Event<Value, Failure>]>([])
+    private let storage = Locked<[Event<Value, Failure>]>([])
 
     var events: [Event<Value, Failure>] { storage.withLock { $0 } }
     var values: [Value] { events.compactMap(\.value) }
@@ -33,14 +32,14 @@ final class Recorder<Value: Sendable, Failure: Error>: Sendable {
 }
 
 /// A thread-safe counter (or log of strings) for side effects.
-final class Log: Sendable {
-    private let storage = Mutex<[String]>([])
+final class CallLog: Sendable {
+    private let storage = Locked<[String]>([])
     var entries: [String] { storage.withLock { $0 } }
     func append(_ entry: String) { storage.withLock { $0.append(entry) } }
 }
 
 extension Signal where Value: Sendable {
-    func record() -> Recorder<Value, Failure> {
+    func recorded() -> Recorder<Value, Failure> {
         let recorder = Recorder<Value, Failure>()
         observe { recorder.record($0) }
         return recorder
@@ -61,7 +60,7 @@ final class Probe<Value: Sendable, Failure: Error>: Sendable {
         var inputs: [Signal<Value, Failure>.Observer] = []
         var ends = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var producer: Producer<Value, Failure> {
         Producer { [self] observer, lifetime in

@@ -76,7 +76,8 @@ final class ScriptedRun {
 final class ScriptedSource: PaginatedListDependency {
     private(set) var runs: [ScriptedRun] = []
     private(set) var firstPageCalls = 0
-    private var producersMade = 0
+    /// How many producers the source has made: the id the next one gets.
+    private(set) var producersMade = 0
 
     func firstPage() -> TestProducer {
         firstPageCalls += 1

@@ -13,7 +13,7 @@ final class BackgroundSource: PaginatedListDependency, Sendable {
     let pageCount = 40
     let queue = DispatchQueue(label: "BackgroundSource")
     let starts = Counter()
-    private let inFlight = Mutex<(now: Int, most: Int)>((0, 0))
+    private let inFlight = Locked<(now: Int, most: Int)>((0, 0))
 
     /// The most runs ever in flight at once.
     var mostInFlight: Int { inFlight.withLock { $0.most } }

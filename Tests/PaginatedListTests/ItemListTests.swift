@@ -145,7 +145,7 @@ struct ItemListTests {
     @Test func concurrentReadersOfOldSnapshotsWhileAppending() {
         // One thread appends to the newest snapshot and publishes each one; the others read every published
         // snapshot in full while the storage keeps growing behind them. Run under the thread sanitizer in CI.
-        let published = Mutex<[ItemList<Int>]>([])
+        let published = Locked<[ItemList<Int>]>([])
         let done = Atomic<Bool>(false)
         let mismatches = Atomic<Int>(0)
         let reads = Atomic<Int>(0)

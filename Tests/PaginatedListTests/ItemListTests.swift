@@ -1,0 +1,177 @@
+import Dispatch
+@testable import PaginatedList
+import Synchronization
+import Testing
+
+@Suite("ItemList")
+struct ItemListTests {
+    @Test func indexingReturnsTheItemsInOrder() {
+        let list: ItemList = [10, 20, 30]
+        #expect(list[0] == 10)
+        #expect(list[1] == 20)
+        #expect(list[2] == 30)
+        #expect(list.startIndex == 0)
+        #expect(list.endIndex == 3)
+        #expect(list.count == 3)
+    }
+
+    @Test func arrayOfAListHoldsItsItems() {
+        let list = ItemList(1 ... 5)
+        #expect(Array(list) == [1, 2, 3, 4, 5])
+        #expect(list.description == "[1, 2, 3, 4, 5]")
+        #expect(list.reversed() == [5, 4, 3, 2, 1])
+        #expect(list[1 ..< 3].elementsEqual([2, 3]))
+    }
+
+    @Test func listsWithTheSameItemsInOrderAreEqual() {
+        var built = ItemList<Int>()
+        built.append(contentsOf: [1, 2])
+        built.append(3)
+        #expect(built == [1, 2, 3])
+        #expect(built != [1, 2])
+        #expect(built != [1, 2, 4])
+        #expect(built != [3, 2, 1])
+        #expect(ItemList<Int>() == [])
+    }
+
+    @Test func emptyListHasNoItems() {
+        let list = ItemList<String>()
+        #expect(list.isEmpty)
+        #expect(list.count == 0)
+        #expect(list.startIndex == list.endIndex)
+        #expect(Array(list) == [])
+        #expect(list.first == nil)
+        #expect(list.storage == nil)
+    }
+
+    @Test func appendingAnEmptySequenceChangesNothing() {
+        var empty = ItemList<Int>()
+        empty.append(contentsOf: [])
+        #expect(empty.isEmpty)
+        #expect(empty.storage == nil)
+
+        var list: ItemList = [1, 2]
+        let storage = list.storage
+        list.append(contentsOf: [])
+        #expect(list == [1, 2])
+        #expect(list.storage === storage)
+        // The newest snapshot is still the one that may append in place.
+        list.append(3)
+        #expect(list.storage === storage)
+    }
+
+    @Test func appendToTheNewestSnapshotSharesStorageAndLeavesEarlierSnapshotsIntact() {
+        var list: ItemList = [1, 2, 3]
+        let first = list
+        list.append(contentsOf: [4, 5])
+        let second = list
+        list.append(contentsOf: 6 ... 40)
+        #expect(first.storage === list.storage)
+        #expect(second.storage === list.storage)
+        #expect(Array(first) == [1, 2, 3])
+        #expect(Array(second) == [1, 2, 3, 4, 5])
+        #expect(Array(list) == Array(1 ... 40))
+    }
+
+    @Test func appendToAnOlderSnapshotCopiesAndDoesNotDisturbTheNewerOne() {
+        var newer: ItemList = [1, 2, 3]
+        var older = newer
+        newer.append(contentsOf: [4, 5])
+        older.append(contentsOf: [9])
+        #expect(older.storage !== newer.storage)
+        #expect(Array(newer) == [1, 2, 3, 4, 5])
+        #expect(Array(older) == [1, 2, 3, 9])
+        // Both go on growing independently.
+        newer.append(6)
+        older.append(10)
+        #expect(Array(newer) == [1, 2, 3, 4, 5, 6])
+        #expect(Array(older) == [1, 2, 3, 9, 10])
+    }
+
+    @Test func twoCopiesOfTheNewestSnapshotAppendIndependently() {
+        let base: ItemList = [1, 2]
+        var a = base
+        var b = base
+        a.append(3)
+        b.append(4)
+        #expect(Array(base) == [1, 2])
+        #expect(Array(a) == [1, 2, 3])
+        #expect(Array(b) == [1, 2, 4])
+    }
+
+    @Test func removeAllEmptiesOnlyThisSnapshot() {
+        var list: ItemList = [1, 2, 3]
+        let kept = list
+        list.removeAll()
+        #expect(list.isEmpty)
+        #expect(Array(kept) == [1, 2, 3])
+        list.append(7)
+        #expect(Array(list) == [7])
+    }
+
+    @Test func largeListAcrossManySegmentsKeepsEveryItem() {
+        var list = ItemList<Int>()
+        var snapshots: [ItemList<Int>] = []
+        var next = 0
+        while next < 200_000 {
+            let size = 1 + next % 97
+            list.append(contentsOf: next ..< next + size)
+            next += size
+            snapshots.append(list)
+        }
+        #expect(list.count == next)
+        #expect(list.elementsEqual(0 ..< next))
+        #expect(snapshots.allSatisfy { $0.storage === list.storage })
+        #expect(snapshots.allSatisfy { $0.isEmpty || $0[$0.count - 1] == $0.count - 1 })
+        #expect(snapshots[snapshots.count / 2].elementsEqual(0 ..< snapshots[snapshots.count / 2].count))
+    }
+
+    @Test func itemsAreReleasedWithTheLastSnapshotThatHoldsThem() {
+        final class Item {}
+        weak var weakItem: Item?
+        do {
+            var list = ItemList<Item>()
+            let item = Item()
+            weakItem = item
+            list.append(contentsOf: (0 ..< 100).map { _ in Item() })
+            list.append(item)
+            var older = list
+            older.append(Item())   // a copy also holds `item`
+            #expect(weakItem != nil)
+        }
+        #expect(weakItem == nil)
+    }
+
+    @Test func concurrentReadersOfOldSnapshotsWhileAppending() {
+        // One thread appends to the newest snapshot and publishes each one; the others read every published
+        // snapshot in full while the storage keeps growing behind them. Run under the thread sanitizer in CI.
+        let published = Locked<[ItemList<Int>]>([])
+        let done = Atomic<Bool>(false)
+        let mismatches = Atomic<Int>(0)
+        let reads = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            if worker == 0 {
+                var list = ItemList<Int>()
+                for page in 0 ..< 300 {
+                    list.append(contentsOf: page * 10 ..< page * 10 + 10)
+                    let snapshot = list
+                    published.withLock { $0.append(snapshot) }
+                }
+                done.store(true, ordering: .releasing)
+            } else {
+                var round = 0
+                while !done.load(ordering: .acquiring) || round < 2 {
+                    round += 1
+                    let snapshots = published.withLock { $0 }
+                    for snapshot in snapshots.suffix(20) {
+                        if !snapshot.elementsEqual(0 ..< snapshot.count) { mismatches.add(1, ordering: .relaxed) }
+                        reads.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+        }
+        #expect(mismatches.load(ordering: .relaxed) == 0)
+        #expect(reads.load(ordering: .relaxed) > 0)
+        #expect(published.withLock { $0.last?.count } == 3_000)
+    }
+}

@@ -28,7 +28,10 @@ let package = Package(
         .target(name: "PaginatedList", dependencies: ["Signals"], swiftSettings: settings),
         .target(name: "PaginatedListTesting", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
         .executableTarget(name: "paging-demo", dependencies: ["PaginatedList"], swiftSettings: settings),
-        .executableTarget(name: "Benchmarks", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
+        .executableTarget(name: "Benchmarks", dependencies: ["PaginatedList", "Signals", "HeapStatistics"],
+                          swiftSettings: settings),
+        // glibc's mallinfo2() for the Benchmarks' heap figures (Swift's Glibc module lacks <malloc.h>).
+        .target(name: "HeapStatistics"),
 
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "PaginatedListTesting"], swiftSettings: settings),
         .testTarget(name: "PaginatedListTests", dependencies: ["PaginatedList", "PaginatedListTesting"],

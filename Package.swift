@@ -31,7 +31,10 @@ let package = Package(
         .target(name: "PagingDemoKit", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
         .executableTarget(name: "paging-demo", dependencies: ["PagingDemoKit", "PaginatedList", "Signals"],
                           swiftSettings: settings),
-        .executableTarget(name: "Benchmarks", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
+        .executableTarget(name: "Benchmarks", dependencies: ["PaginatedList", "Signals", "HeapStatistics"],
+                          swiftSettings: settings),
+        // glibc's mallinfo2() for the Benchmarks' heap figures (Swift's Glibc module lacks <malloc.h>).
+        .target(name: "HeapStatistics"),
 
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "PaginatedListTesting"], swiftSettings: settings),
         .testTarget(name: "PaginatedListTests", dependencies: ["PaginatedList", "PaginatedListTesting", "PagingDemoKit"],

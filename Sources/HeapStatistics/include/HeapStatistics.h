@@ -1,0 +1,9 @@
+// Allocator statistics for the Benchmarks executable. Swift's Glibc module does not export <malloc.h>,
+// so mallinfo2() is reached through this tiny C target.
+#ifndef HEAP_STATISTICS_H
+#define HEAP_STATISTICS_H
+
+/// Bytes currently allocated by malloc (glibc's mallinfo2().uordblks), or -1 where unavailable.
+long long heap_statistics_bytes_in_use(void);
+
+#endif

@@ -1,0 +1,139 @@
+
+/// The hand-off between a stream's observer, called on any thread, and one async iterator.
+///
+/// Values are buffered without bound until the iterator asks for them, so no value is lost however
+/// slowly the consumer runs. The terminal event is handed out after every buffered value. `cancel()`
+/// (task cancellation, or the iterator going away) drops the buffer, resumes a waiting `next` with the
+/// end, and disposes the subscription: the observation of a signal, or a producer's run.
+///
+/// No lock is held while a continuation is resumed or the subscription is disposed.
+final class AsyncEventChannel<Value: Sendable, Failure: Error>: Sendable {
+    /// What `next` hands to the iterator.
+    enum Step: Sendable {
+        case value(Value)
+        case failed(Failure)
+        case finished
+    }
+
+    enum Phase {
+        /// Receiving events; `waiter` is the suspended `next`, present only while the buffer is empty.
+        case open(waiter: UnsafeContinuation<Step, Never>?)
+        /// The terminal step arrived; it is handed out once the buffer is drained.
+        case closing(Step)
+        /// The end was handed out, or the iteration was cancelled: `next` returns `finished`.
+        case closed
+    }
+
+    struct State {
+        var buffer: ContiguousArray<Value> = []
+        var head = 0
+        var phase = Phase.open(waiter: nil)
+
+        mutating func takeBuffered() -> Value? {
+            guard head < buffer.count else { return nil }
+            let value = buffer[head]
+            head += 1
+            if head == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 1024 && head * 2 >= buffer.count {
+                buffer.removeFirst(head)
+                head = 0
+            }
+            return value
+        }
+    }
+
+    private let state = Locked(State())
+    /// The observation or run feeding this channel; disposed by `cancel()` (at once if set afterwards).
+    let subscription = SerialDisposable()
+
+    init() {}
+
+    /// Takes one event from the stream. Called from the stream's serial delivery, on any thread.
+    func receive(_ event: Event<Value, Failure>) {
+        let step: Step
+        switch event {
+        case let .value(value): step = .value(value)
+        case let .failed(error): step = .failed(error)
+        case .completed, .interrupted: step = .finished
+        }
+        let waiter = state.withLock { state -> UnsafeContinuation<Step, Never>? in
+            guard case let .open(waiter) = state.phase else { return nil }
+            if case let .value(value) = step {
+                if waiter != nil {
+                    state.phase = .open(waiter: nil)
+                } else {
+                    state.buffer.append(value)
+                }
+                return waiter
+            }
+            state.phase = waiter == nil ? .closing(step) : .closed
+            return waiter
+        }
+        waiter?.resume(returning: step)
+    }
+
+    /// The next buffered value, or the end; suspends until one arrives. If the calling task is (or gets)
+    /// cancelled, cancels the channel and returns `finished`.
+    func next(isolation actor: isolated (any Actor)?) async -> Step {
+        if Task.isCancelled {
+            cancel()
+            return .finished
+        }
+        // Fast path: something is already buffered, or the stream has ended.
+        if let ready = state.withLock({ $0.takeReady(orWait: nil) }) { return ready }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Step, Never>) in
+                if let ready = state.withLock({ $0.takeReady(orWait: continuation) }) {
+                    continuation.resume(returning: ready)
+                }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// Ends the iteration: drops buffered values, resumes a waiting `next` with `finished`, disposes
+    /// the subscription. Idempotent.
+    func cancel() {
+        let waiter = state.withLock { state -> UnsafeContinuation<Step, Never>? in
+            var waiter: UnsafeContinuation<Step, Never>?
+            if case let .open(suspended) = state.phase { waiter = suspended }
+            state.phase = .closed
+            state.buffer = []
+            state.head = 0
+            return waiter
+        }
+        waiter?.resume(returning: .finished)
+        subscription.dispose()
+    }
+}
+
+extension AsyncEventChannel.State {
+    /// A buffered value or the end, if there is one; otherwise records `waiter` (when given) as the
+    /// suspended `next` and returns `nil`.
+    mutating func takeReady(orWait waiter: UnsafeContinuation<AsyncEventChannel.Step, Never>?) -> AsyncEventChannel.Step? {
+        if let value = takeBuffered() { return .value(value) }
+        switch phase {
+        case .open:
+            if let waiter { phase = .open(waiter: waiter) }
+            return nil
+        case let .closing(step):
+            phase = .closed
+            return step
+        case .closed:
+            return .finished
+        }
+    }
+}
+
+/// Cancels its channel when the last iterator copy holding it goes away (a `for await` loop left
+/// with `break`, `return` or a thrown error), so the subscription never outlives its consumer.
+final class AsyncIterationOwner<Value: Sendable, Failure: Error>: Sendable {
+    let channel: AsyncEventChannel<Value, Failure>
+
+    init(_ channel: AsyncEventChannel<Value, Failure>) { self.channel = channel }
+
+    deinit { channel.cancel() }
+}

@@ -4,7 +4,7 @@ import Signals
 
 /// A view-model-like consumer isolated to the main actor, as a Swift 6 UI client writes it: it observes a
 /// signal and a property through the `@MainActor` overloads and through `for await` over `values`, with no
-/// `@unchecked`, `nonisolated(unsafe)` or `@preconcurrency` anywhere.
+/// unchecked Sendable conformance, unsafe nonisolated state or preconcurrency import anywhere (`NoEscapeHatchTests` checks).
 @MainActor
 final class ScoreBoard {
     private(set) var title = ""

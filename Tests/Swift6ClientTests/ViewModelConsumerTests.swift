@@ -5,7 +5,7 @@ import Testing
 
 // A Swift 6 client of the view model: a `@MainActor` screen model that owns a view model delivering on the
 // main thread (`UIScheduler`), binds `items`, `loading` and `lastError` to its main-actor state and calls
-// `loadNextPage()`. No `@unchecked`, `nonisolated(unsafe)` or `@preconcurrency` anywhere.
+// `loadNextPage()`. No unchecked Sendable conformance, unsafe nonisolated state or preconcurrency import anywhere (`NoEscapeHatchTests` checks).
 
 struct FeedError: Error, Equatable, Sendable {
     let message: String

@@ -1,0 +1,28 @@
+import Signals
+import Synchronization
+
+extension Producer where Value: Sendable {
+    /// Starts a run and calls `body` once, with its first event (a value, a failure, or the end of a run
+    /// that sent no value); later events are ignored. The run is disposed when `lifetime` ends.
+    ///
+    /// `body` runs on the thread that sends the event. Used by sources that chain several requests
+    /// into one page.
+    func startFirst(in lifetime: Lifetime, _ body: @escaping @Sendable (Event<Value, Failure>) -> Void) {
+        let once = OnceFlag()
+        let run = start { event in
+            guard once.claim() else { return }
+            body(event)
+        }
+        lifetime.add(run)
+    }
+}
+
+/// A flag that can be claimed once, from any thread.
+final class OnceFlag: Sendable {
+    private let claimed = Atomic<Bool>(false)
+
+    /// `true` for the first caller only.
+    func claim() -> Bool {
+        !claimed.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}

@@ -15,10 +15,14 @@ import Signals
 /// - **Insertions above** move the anchor down inside the window: the loaded items returned again are
 ///   dropped (`.sourceCorrection(.duplicatesDropped(count:))`), later offsets shift by the displacement,
 ///   and the source fetches more (up to `maxRequestsPerPage` requests) to fill the page.
-/// - **Deletions above** move the anchor up and out of the window: the source steps back (1, 2, 4, …
-///   positions, at most `maxStepBack`) until a window holds a loaded item, and takes what follows it
-///   (`.sourceCorrection(.resynchronised(by:))`) instead of leaving a hole. If no loaded item is found
-///   within the bounds it keeps the last window's new items (`.sourceCorrection(.resynchronisationFailed)`).
+/// - **Deletions above** move the anchor up and out of the window: the source widens the window around
+///   the expected position (1, 2, 4, … positions back, and as many further forward, at most
+///   `maxSearchDistance`) until it holds a loaded item, and takes what follows it
+///   (`.sourceCorrection(.resynchronised(by:))`) instead of leaving a hole. The forward half of the search
+///   finds the anchor after more insertions above than a window holds. If no loaded item is found within
+///   the bounds it keeps the last window's new items (`.sourceCorrection(.resynchronisationFailed)`).
+/// - **Out of budget.** A page that runs out of requests with items in hand delivers them; the next page
+///   searches again from the same position. Only a page that found nothing at all gives up the search.
 ///
 /// A window shorter than requested means the feed ended: that page is the last. Items already loaded are
 /// never delivered twice (a hashed set of IDs shared along the chain: O(page) per page).
@@ -36,8 +40,9 @@ where Item.ID: Sendable {
 
     /// The number of items a page should hold.
     public let limit: Int
-    /// How far back the source steps, at most, to find a loaded item after deletions above.
-    public let maxStepBack: Int
+    /// How far around the expected position (back, and as far forward) the source searches, at most, for
+    /// a loaded item when a window holds none.
+    public let maxSearchDistance: Int
     /// The most requests one page may make (filling after duplicates, stepping back).
     public let maxRequestsPerPage: Int
     private let fetch: Fetch
@@ -45,15 +50,16 @@ where Item.ID: Sendable {
     /// A source of pages of `limit` items fetched with `fetch`, correcting for a feed that changes.
     ///
     /// - Parameters:
-    ///   - limit: items per page. After the first page each request asks for up to `limit + 1` items
-    ///     (more while stepping back), starting one early.
-    ///   - maxStepBack: the largest step back when re-synchronising (steps double from 1).
+    ///   - limit: items per page. After the first page each request asks for `limit + 1` items starting
+    ///     one early (more while re-synchronising); a page keeps at most `limit`.
+    ///   - maxSearchDistance: how far the window widens, at most, when re-synchronising (widening doubles
+    ///     from 1 position each way).
     ///   - maxRequestsPerPage: the most requests one page may make.
-    public init(limit: Int, maxStepBack: Int = 64, maxRequestsPerPage: Int = 8, fetch: @escaping Fetch) {
+    public init(limit: Int, maxSearchDistance: Int = 64, maxRequestsPerPage: Int = 8, fetch: @escaping Fetch) {
         precondition(limit > 0, "OffsetSource: limit must be positive")
         precondition(maxRequestsPerPage > 0, "OffsetSource: maxRequestsPerPage must be positive")
         self.limit = limit
-        self.maxStepBack = max(0, maxStepBack)
+        self.maxSearchDistance = max(0, maxSearchDistance)
         self.maxRequestsPerPage = maxRequestsPerPage
         self.fetch = fetch
     }
@@ -82,7 +88,7 @@ where Item.ID: Sendable {
 
     private func page(at position: Position) -> Producer<Page<Item, Failure>, Failure> {
         Producer<Outcome, Failure> { [self] observer, lifetime in
-            let progress = Progress(position: position, limit: limit, maxStepBack: maxStepBack,
+            let progress = Progress(position: position, limit: limit, maxSearchDistance: maxSearchDistance,
                                     maxRequestsPerPage: maxRequestsPerPage)
             request(progress, progress.nextRequest(), observer, lifetime)
         }
@@ -133,7 +139,7 @@ where Item.ID: Sendable {
 
         let position: Position
         let limit: Int
-        let maxStepBack: Int
+        let maxSearchDistance: Int
         let maxRequestsPerPage: Int
         /// The number of items the chain held before this page (their ordinals are `0 ..< held`).
         let held: Int
@@ -146,21 +152,21 @@ where Item.ID: Sendable {
         var duplicates = 0
         var diagnostics: [PaginatedListDiagnostic] = []
 
-        init(position: Position, limit: Int, maxStepBack: Int, maxRequestsPerPage: Int) {
+        init(position: Position, limit: Int, maxSearchDistance: Int, maxRequestsPerPage: Int) {
             self.position = position
             self.limit = limit
-            self.maxStepBack = maxStepBack
+            self.maxSearchDistance = maxSearchDistance
             self.maxRequestsPerPage = maxRequestsPerPage
             held = position.ledger.count(before: position.generation)
             expected = position.expected
         }
 
-        /// The window to ask for: from one item before `expected` (more when stepping back) to as many
-        /// items after it as the page still needs.
+        /// The window to ask for: from one item before `expected` to a page of items after it (the page
+        /// keeps only what it still needs), widened by `back` each way while re-synchronising.
         func nextRequest() -> Request {
             let overlap = held + kept.count > 0 ? 1 + back : 0
             let offset = max(0, expected - overlap)
-            return Request(offset: offset, limit: expected - offset + (limit - kept.count))
+            return Request(offset: offset, limit: expected - offset + limit + back)
         }
 
         /// Takes what `window` (the answer to `request`) adds, and says what to do next.
@@ -177,41 +183,54 @@ where Item.ID: Sendable {
                     (anchor, anchorOrdinal) = (index, ordinal)
                 }
             }
-            let reachedEnd = window.count < request.limit
+            let windowIsShort = window.count < request.limit
 
+            let consumed: Int
             if let anchor {
+                // How far up the anchor moved (deletions above); negative: down (insertions above).
                 let displacement = (expected - 1) - (request.offset + anchor)
                 if displacement > 0 {
                     diagnostics.append(.sourceCorrection(.resynchronised(by: displacement)))
                 }
-                // Loaded items returned again: around the anchor on an overlap request, after it when
-                // the window was stepped back (the loaded items before it are expected there).
-                let returned = back == 0 ? ordinals.indices : ordinals.indices.suffix(from: anchor + 1)
+                consumed = keep(window, ordinals, after: anchor)
+                // Loaded items returned again: around the anchor, or only after it when the anchor moved
+                // up (the window was widened back, over loaded items that are where they should be).
+                let returned = displacement > 0 ? (anchor + 1) ..< consumed : 0 ..< consumed
                 duplicates += returned.filter { $0 != anchor && ordinals[$0] != nil }.count
-                keep(window, ordinals, after: anchor)
             } else if held + kept.count == 0 {
-                keep(window, ordinals, after: -1)
-            } else if request.offset > 0, back < maxStepBack, requests < maxRequestsPerPage {
-                back = back == 0 ? 1 : min(back * 2, maxStepBack)
+                consumed = keep(window, ordinals, after: -1)
+            } else if back < maxSearchDistance, requests < maxRequestsPerPage, !(request.offset == 0 && windowIsShort) {
+                back = back == 0 ? 1 : min(back * 2, maxSearchDistance)
                 return .request(nextRequest())
+            } else if !kept.isEmpty {
+                // Out of requests for this page: deliver what it has; the next page searches again from
+                // the same position, with a fresh budget.
+                return .finished(isLast: false)
             } else {
+                // Nothing loaded within reach: continue from the window rather than stall.
                 diagnostics.append(.sourceCorrection(.resynchronisationFailed))
-                keep(window, ordinals, after: -1)
+                consumed = keep(window, ordinals, after: -1)
             }
-            expected = request.offset + window.count
+            expected = request.offset + consumed
             back = 0
-            if reachedEnd { return .finished(isLast: true) }
+            if windowIsShort && consumed == window.count { return .finished(isLast: true) }
             if kept.count >= limit || requests >= maxRequestsPerPage { return .finished(isLast: false) }
             return .request(nextRequest())
         }
 
-        private mutating func keep(_ window: [Item], _ ordinals: [Int?], after anchor: Int) {
-            for index in window.indices where index > anchor && ordinals[index] == nil {
+        /// Keeps the new items after `anchor` until the page is full; returns the number of window items
+        /// consumed (the anchor and those before it included).
+        private mutating func keep(_ window: [Item], _ ordinals: [Int?], after anchor: Int) -> Int {
+            var consumed = anchor + 1
+            for index in window.indices where index > anchor {
+                if kept.count >= limit { break }
+                consumed = index + 1
                 let id = window[index].id
-                guard keptOrdinals[id] == nil else { continue }
+                guard ordinals[index] == nil, keptOrdinals[id] == nil else { continue }
                 keptOrdinals[id] = held + kept.count
                 kept.append(window[index])
             }
+            return consumed
         }
 
         /// The page: records its items in the chain's ledger and says where the next page starts.

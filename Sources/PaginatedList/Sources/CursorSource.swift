@@ -33,7 +33,7 @@ public struct CursorSource<Item: Sendable, Cursor: Sendable, Failure: Error>: Pa
     }
 
     private func page(at cursor: Cursor?, _ deduplication: Deduplication<Item>) -> Producer<Page<Item, Failure>, Failure> {
-        fetch(cursor).map { [self] response in
+        Producer.deferred { [fetch] in fetch(cursor) }.map { [self] response in
             let admission = deduplication.admit(response.items)
             let next = response.nextCursor.map { page(at: $0, admission.next) }
             return Page(items: admission.kept, next: next, diagnostics: .init(droppedDuplicates: admission.dropped))

@@ -26,3 +26,13 @@ final class OnceFlag: Sendable {
         !claimed.exchange(true, ordering: .acquiringAndReleasing)
     }
 }
+
+extension Producer {
+    /// A producer that calls `make` on every start and runs what it returns, so that each start (a
+    /// retry) makes a fresh request. Disposing the run disposes the inner one.
+    static func deferred(_ make: @escaping () -> Producer) -> Producer {
+        Producer { observer, lifetime in
+            lifetime.add(make().start(observer))
+        }
+    }
+}

@@ -59,7 +59,7 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
     }
 
     private func page(_ number: Int, _ deduplication: Deduplication<Item>) -> Producer<Page<Item, Failure>, Failure> {
-        fetch(number, pageSize).map { [self] response in
+        Producer.deferred { [fetch, pageSize] in fetch(number, pageSize) }.map { [self] response in
             let admission = deduplication.admit(response.items)
             let next = isLast(number, response) ? nil : page(number + 1, admission.next)
             return Page(items: admission.kept, next: next, diagnostics: .init(droppedDuplicates: admission.dropped))

@@ -77,7 +77,6 @@ final class SeenIDs<ID: Hashable & Sendable>: Sendable {
 
     private static func append(_ ids: [ID], to state: inout State) {
         var count = state.countBefore[state.tip]
-        state.entries.reserveCapacity(count + ids.count)
         for id in ids {
             state.entries[id] = Entry(generation: state.tip, ordinal: count)
             count += 1

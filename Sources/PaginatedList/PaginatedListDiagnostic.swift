@@ -26,5 +26,8 @@ public enum PaginatedListDiagnostic: Equatable, Sendable {
         case resynchronised(by: Int)
         /// No overlap could be found within the bound; the source continued from where it was.
         case resynchronisationFailed
+        /// Items the source expected were gone when it fetched them (deleted since an ID snapshot was
+        /// taken); `count` of them were skipped.
+        case missingItemsSkipped(count: Int)
     }
 }

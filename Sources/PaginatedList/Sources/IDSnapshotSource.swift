@@ -1,0 +1,145 @@
+import Signals
+
+/// A page source that pages over a snapshot of the feed's IDs: the feed's order is fixed when the list
+/// starts, so a feed re-ranked between requests still pages consistently.
+///
+/// The first page fetches the ordered IDs once (`fetchIDs`), then the items of its first `batchSize`
+/// IDs (`fetchItems`); every later page fetches the items of the next batch of the same snapshot. The
+/// items are delivered in snapshot order, whatever order the server answers in. IDs whose item is gone
+/// (deleted since the snapshot) are skipped and reported as
+/// `.sourceCorrection(.missingItemsSkipped(count:))`; the page then fetches further batches to fill up,
+/// within `maxRequestsPerPage`. IDs the snapshot repeats are delivered once
+/// (`.sourceCorrection(.duplicatesDropped(count:))`). The page holding the snapshot's last ID is the last.
+///
+/// Items inserted after the snapshot was taken are not shown: a fresh chain (the view model's `reset()`
+/// or refresh) takes a fresh snapshot.
+///
+/// Each call of `firstPage()` starts a fresh chain; retrying the first page fetches the snapshot again.
+/// Every page producer is cold and independent. The fetches may answer on any thread; their runs are
+/// disposed when the page's run is. The snapshot (an array of IDs) is shared by all pages of a chain.
+public struct IDSnapshotSource<Item: Identifiable & Sendable, Failure: Error>: PaginatedListDependency, Sendable
+where Item.ID: Sendable {
+    /// Fetches the ordered IDs of the whole feed.
+    public typealias FetchIDs = @Sendable () -> Producer<[Item.ID], Failure>
+    /// Fetches the items with `ids` (in any order; missing ones are skipped).
+    public typealias FetchItems = @Sendable (_ ids: [Item.ID]) -> Producer<[Item], Failure>
+
+    /// The number of IDs whose items a page asks for.
+    public let batchSize: Int
+    /// The most item requests one page may make (filling after missing items).
+    public let maxRequestsPerPage: Int
+    private let fetchIDs: FetchIDs
+    private let fetchItems: FetchItems
+
+    /// A source that snapshots the feed's IDs with `fetchIDs` and pages over them in batches of
+    /// `batchSize`, fetching the items with `fetchItems`.
+    public init(batchSize: Int, maxRequestsPerPage: Int = 4, fetchIDs: @escaping FetchIDs,
+                fetchItems: @escaping FetchItems) {
+        precondition(batchSize > 0, "IDSnapshotSource: batchSize must be positive")
+        precondition(maxRequestsPerPage > 0, "IDSnapshotSource: maxRequestsPerPage must be positive")
+        self.batchSize = batchSize
+        self.maxRequestsPerPage = maxRequestsPerPage
+        self.fetchIDs = fetchIDs
+        self.fetchItems = fetchItems
+    }
+
+    /// The first page of a fresh chain: fetches the ID snapshot, then the first batch's items.
+    public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
+        Producer<Outcome, Failure> { [self] observer, lifetime in
+            fetchIDs().startFirst(in: lifetime) { [self] event in
+                switch event {
+                case let .value(ids):
+                    let position = Position(ids: ids, index: 0, deduplication: .byIdentity)
+                    batch(Progress(position: position), observer, lifetime)
+                case let .failed(error): observer.send(error: error)
+                case .completed: observer.sendCompleted()
+                case .interrupted: observer.sendInterrupted()
+                }
+            }
+        }
+        .map { [self] in page(from: $0) }
+    }
+
+    // MARK: - The chain
+
+    /// Where a page starts in the snapshot.
+    struct Position: Sendable {
+        let ids: [Item.ID]
+        let index: Int
+        let deduplication: Deduplication<Item>
+    }
+
+    /// What one page's requests came to.
+    struct Outcome: Sendable {
+        let items: [Item]
+        let next: Position?
+        let diagnostics: [PaginatedListDiagnostic]
+    }
+
+    /// The state of one page's requests.
+    struct Progress: Sendable {
+        let position: Position
+        var index: Int
+        var found: [Item] = []
+        var missing = 0
+        var requests = 0
+
+        init(position: Position) {
+            self.position = position
+            index = position.index
+        }
+
+        var isAtEnd: Bool { index >= position.ids.count }
+    }
+
+    private func page(from outcome: Outcome) -> Page<Item, Failure> {
+        Page(items: outcome.items, next: outcome.next.map(page(at:)), diagnostics: outcome.diagnostics)
+    }
+
+    private func page(at position: Position) -> Producer<Page<Item, Failure>, Failure> {
+        Producer<Outcome, Failure> { [self] observer, lifetime in
+            batch(Progress(position: position), observer, lifetime)
+        }
+        .map { [self] in page(from: $0) }
+    }
+
+    /// Fetches the next batch of the page, then the next one while the page is short of items (within
+    /// `maxRequestsPerPage`), then sends the page.
+    private func batch(_ progress: Progress, _ observer: Signal<Outcome, Failure>.Observer, _ lifetime: Lifetime) {
+        guard !lifetime.hasEnded else { return }
+        guard !progress.isAtEnd, progress.found.count < batchSize, progress.requests < maxRequestsPerPage else {
+            observer.send(value: outcome(of: progress))
+            observer.sendCompleted()
+            return
+        }
+        let ids = Array(progress.position.ids[progress.index ..< min(progress.index + batchSize - progress.found.count,
+                                                                     progress.position.ids.count)])
+        fetchItems(ids).startFirst(in: lifetime) { [self] event in
+            switch event {
+            case let .value(items):
+                var progress = progress
+                var byID = [Item.ID: Item](minimumCapacity: items.count)
+                for item in items { byID[item.id] = item }
+                for id in ids {
+                    if let item = byID[id] { progress.found.append(item) } else { progress.missing += 1 }
+                }
+                progress.index += ids.count
+                progress.requests += 1
+                batch(progress, observer, lifetime)
+            case let .failed(error): observer.send(error: error)
+            case .completed: observer.sendCompleted()
+            case .interrupted: observer.sendInterrupted()
+            }
+        }
+    }
+
+    private func outcome(of progress: Progress) -> Outcome {
+        let admission = progress.position.deduplication.admit(progress.found)
+        var diagnostics: [PaginatedListDiagnostic] = []
+        if progress.missing > 0 { diagnostics.append(.sourceCorrection(.missingItemsSkipped(count: progress.missing))) }
+        diagnostics += .init(droppedDuplicates: admission.dropped)
+        let next = progress.isAtEnd ? nil
+            : Position(ids: progress.position.ids, index: progress.index, deduplication: admission.next)
+        return Outcome(items: admission.kept, next: next, diagnostics: diagnostics)
+    }
+}

@@ -1,0 +1,87 @@
+import Signals
+
+/// A page source for servers that page by number: `GET /items?page=3&size=20`.
+///
+/// Page *n* is fetched with `fetch(n, pageSize)`, starting at `firstPageIndex` (0 or 1, as the server
+/// counts). The list ends at an empty page, at a page shorter than `pageSize` (unless `endOfList` is
+/// `.emptyPage`), or when the response's `totalPages` / `totalItems` says the page was the last.
+///
+/// When `Item` is `Identifiable` the source drops items an earlier page of the same chain delivered
+/// (reported as `.sourceCorrection(.duplicatesDropped(count:))`). It does *not* fill the hole a deletion
+/// above the loaded range leaves: for feeds that change while they are paged use `OffsetSource` or
+/// `IDSnapshotSource`.
+///
+/// Each call of `firstPage()` starts a fresh chain (fresh de-duplication). Every page producer is cold and
+/// independent: starting it again (a retry) fetches the same page again. `fetch` may answer on any thread;
+/// its run is disposed when the page's run is.
+public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDependency, Sendable {
+    /// Fetches page `page` (counted from `firstPageIndex`) of `size` items.
+    public typealias Fetch = @Sendable (_ page: Int, _ size: Int) -> Producer<PageNumberResponse<Item>, Failure>
+
+    /// How the source recognises the last page when the response carries no totals.
+    public enum EndOfList: Sendable {
+        /// A page with fewer than `pageSize` items (or none) is the last.
+        case shortPage
+        /// Only an empty page ends the list (for servers that may send short pages before the end).
+        case emptyPage
+    }
+
+    /// The index of the first page, as the server counts (usually 0 or 1).
+    public let firstPageIndex: Int
+    /// The number of items asked for per page.
+    public let pageSize: Int
+    /// How the last page is recognised when the response carries no totals.
+    public let endOfList: EndOfList
+    private let fetch: Fetch
+    private let deduplication: @Sendable () -> Deduplication<Item>
+
+    /// A source fetching pages of `pageSize` items with `fetch`, the first numbered `firstPageIndex`.
+    ///
+    /// Keeps every item the server sends (items are not `Identifiable`).
+    public init(firstPageIndex: Int = 1, pageSize: Int, endOfList: EndOfList = .shortPage, fetch: @escaping Fetch) {
+        self.init(firstPageIndex: firstPageIndex, pageSize: pageSize, endOfList: endOfList, fetch: fetch,
+                  deduplication: { .none })
+    }
+
+    init(firstPageIndex: Int, pageSize: Int, endOfList: EndOfList, fetch: @escaping Fetch,
+         deduplication: @escaping @Sendable () -> Deduplication<Item>) {
+        precondition(pageSize > 0, "PageNumberSource: pageSize must be positive")
+        self.firstPageIndex = firstPageIndex
+        self.pageSize = pageSize
+        self.endOfList = endOfList
+        self.fetch = fetch
+        self.deduplication = deduplication
+    }
+
+    /// The first page of a fresh chain: fetches page `firstPageIndex` when started.
+    public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
+        page(firstPageIndex, deduplication())
+    }
+
+    private func page(_ number: Int, _ deduplication: Deduplication<Item>) -> Producer<Page<Item, Failure>, Failure> {
+        Producer.deferred { [fetch, pageSize] in fetch(number, pageSize) }.map { [self] response in
+            let admission = deduplication.admit(response.items)
+            let next = isLast(number, response) ? nil : page(number + 1, admission.next)
+            return Page(items: admission.kept, next: next, diagnostics: .init(droppedDuplicates: admission.dropped))
+        }
+    }
+
+    private func isLast(_ number: Int, _ response: PageNumberResponse<Item>) -> Bool {
+        let pagesSoFar = number - firstPageIndex + 1
+        if response.items.isEmpty { return true }
+        if let totalPages = response.totalPages, pagesSoFar >= totalPages { return true }
+        if let totalItems = response.totalItems, (pagesSoFar - 1) * pageSize + response.items.count >= totalItems {
+            return true
+        }
+        return endOfList == .shortPage && response.items.count < pageSize
+    }
+}
+
+extension PageNumberSource where Item: Identifiable, Item.ID: Sendable {
+    /// A source fetching pages of `pageSize` items with `fetch`, the first numbered `firstPageIndex`,
+    /// that drops items an earlier page of the chain delivered (by `id`).
+    public init(firstPageIndex: Int = 1, pageSize: Int, endOfList: EndOfList = .shortPage, fetch: @escaping Fetch) {
+        self.init(firstPageIndex: firstPageIndex, pageSize: pageSize, endOfList: endOfList, fetch: fetch,
+                  deduplication: { .byIdentity })
+    }
+}

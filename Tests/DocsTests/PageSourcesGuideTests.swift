@@ -1,0 +1,140 @@
+// The samples of Docs/PageSources.md, compiled and run. Keep both in sync.
+import Foundation
+import PaginatedList
+import PaginatedListTesting
+import Signals
+import Testing
+
+// MARK: A stand-in API for the samples
+
+struct Post: Identifiable, Sendable { let id: Int }
+
+enum APIError: Error, Equatable { case offline }
+
+/// An in-memory API over posts 0 ..< 45.
+struct PostsAPI: Sendable {
+    let all = (0 ..< 45).map(Post.init(id:))
+
+    func posts(page: Int, size: Int) -> Producer<PageNumberResponse<Post>, APIError> {
+        Producer(value: PageNumberResponse(items: Array(all.dropFirst((page - 1) * size).prefix(size))))
+    }
+
+    func posts(after cursor: String?) -> Producer<CursorResponse<Post, String>, APIError> {
+        let start = cursor.flatMap(Int.init) ?? 0
+        let items = Array(all.dropFirst(start).prefix(20))
+        let next = start + items.count < all.count ? String(start + items.count) : nil
+        return Producer(value: CursorResponse(items: items, nextCursor: next))
+    }
+
+    func posts(offset: Int, limit: Int) -> Producer<[Post], APIError> {
+        Producer(value: Array(all.dropFirst(offset).prefix(limit)))
+    }
+
+    func postIDs() -> Producer<[Int], APIError> {
+        Producer(value: all.map(\.id))
+    }
+
+    func posts(ids: [Int]) -> Producer<[Post], APIError> {
+        Producer(value: ids.reversed().map(Post.init(id:)))
+    }
+}
+
+// MARK: Page numbers
+
+func pageNumberList(api: PostsAPI) -> PaginatedListViewModel<Post, APIError> {
+    let source = PageNumberSource<Post, APIError>(firstPageIndex: 1, pageSize: 20) { page, size in
+        api.posts(page: page, size: size)   // Producer<PageNumberResponse<Post>, APIError>
+    }
+    return PaginatedListViewModel(dependency: source)
+}
+
+@Suite("Guide: page sources")
+struct PageSourcesGuideTests {
+    let api = PostsAPI()
+
+    func loadAll<D: PaginatedListDependency>(_ source: D) -> [D.Item] where D.Item: Sendable {
+        let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        while !list.exhausted.value, list.lastError.value == nil { list.loadNextPage() }
+        return Array(list.items.value)
+    }
+
+    @Test func thePageNumberSampleBuildsAViewModel() {
+        let list = pageNumberList(api: api)
+        #expect(list.items.value.isEmpty)
+        let source = PageNumberSource<Post, APIError>(firstPageIndex: 1, pageSize: 20) { page, size in
+            api.posts(page: page, size: size)
+        }
+        #expect(loadAll(source).map(\.id) == Array(0 ..< 45))
+    }
+
+    @Test func theCursorSampleLoadsEveryPost() {
+        let api = api
+        let cursorSource = CursorSource<Post, String, APIError> { cursor in
+            api.posts(after: cursor)   // Producer<CursorResponse<Post, String>, APIError>
+        }
+        #expect(loadAll(cursorSource).map(\.id) == Array(0 ..< 45))
+    }
+
+    @Test func theOffsetSampleLoadsEveryPost() {
+        let api = api
+        let offsetSource = OffsetSource<Post, APIError>(limit: 20) { offset, limit in
+            api.posts(offset: offset, limit: limit)   // Producer<[Post], APIError>
+        }
+        #expect(loadAll(offsetSource).map(\.id) == Array(0 ..< 45))
+    }
+
+    @Test func theSnapshotSampleLoadsEveryPostInSnapshotOrder() {
+        let api = api
+        let snapshotSource = IDSnapshotSource<Post, APIError>(
+            batchSize: 20,
+            fetchIDs: { api.postIDs() },              // Producer<[Int], APIError>, once per chain
+            fetchItems: { ids in api.posts(ids: ids) } // Producer<[Post], APIError>, any order
+        )
+        #expect(loadAll(snapshotSource).map(\.id) == Array(0 ..< 45))
+    }
+
+    @Test func theArraySampleDeliversAfterItsLatencyAndFailsTheThirdPageOnce() {
+        let clock = TestScheduler()
+        let demo = ArraySource<Int, APIError>(Array(1 ... 50), pageSize: 10, latency: .milliseconds(300), on: clock) {
+            page, attempt in page == 2 && attempt == 1 ? APIError.offline : nil   // the third page fails once
+        }
+        let list = PaginatedListViewModel(dependency: demo, scheduler: ImmediateScheduler())
+        list.loadNextPage()
+        clock.advance(by: .milliseconds(300))
+        #expect(list.items.value.count == 10)   // print: 10
+        list.loadNextPage()
+        clock.advance(by: .milliseconds(300))
+        list.loadNextPage()
+        clock.advance(by: .milliseconds(300))
+        #expect(list.lastError.value == .offline)
+        list.loadNextPage()
+        clock.advance(by: .milliseconds(300))
+        #expect(list.items.value.count == 30)
+    }
+
+    @Test func theDiagnosticsSampleSeesTheCorrections() {
+        let feed = ChangingFeed(count: 30, script: .steps([[.delete(count: 2, at: 2)]]))
+        let source = OffsetSource<ChangingFeed.Item, Never>(limit: 10) { offset, limit in
+            feed.request { $0.offset(offset, limit: limit) }
+        }
+        let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        let printed = MutableProperty<[PaginatedListDiagnostic.SourceCorrection]>([])
+        list.diagnostics.observeValues { diagnostic in
+            if case let .sourceCorrection(correction) = diagnostic { printed.modify { $0.append(correction) } }
+        }
+        list.loadNextPage()
+        list.loadNextPage()
+        #expect(printed.value == [.resynchronised(by: 2)])
+    }
+
+    @Test func theChangingFeedSampleFindsNoDuplicatesAndNoHoles() {
+        let feed = ChangingFeed(count: 300, script: .random(seed: 42, inserts: 0 ... 3, deletes: 0 ... 3))
+        let source = OffsetSource<ChangingFeed.Item, Never>(limit: 10) { offset, limit in
+            feed.request { $0.offset(offset, limit: limit) }
+        }
+        let churned = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        while !churned.exhausted.value { churned.loadNextPage() }
+        let audit = feed.audit(Array(churned.items.value), reachedEnd: true)
+        #expect(audit.duplicates.isEmpty && audit.holes.isEmpty)   // print: true true
+    }
+}

@@ -1,0 +1,57 @@
+import PaginatedList
+import PaginatedListTesting
+import Signals
+import Testing
+
+@Suite("CursorSource")
+struct CursorSourceTests {
+    typealias Item = ChangingFeed.Item
+
+    static func source(_ feed: ChangingFeed, cursors: MutableProperty<[Int?]>? = nil) -> CursorSource<Item, Int, Never> {
+        CursorSource { cursor in
+            cursors?.modify { $0.append(cursor) }
+            return feed.request { $0.cursor(after: cursor, limit: 10) }
+        }
+    }
+
+    @Test func pagesAStaticFeedExactlyOnceInOrder() {
+        let session = drive(Self.source(ChangingFeed(count: 95)))
+        #expect(session.items.map(\.id) == Array(0 ..< 95))
+        #expect(session.exhausted)
+    }
+
+    @Test func startsWithANilCursorAndPassesEachNextCursorOn() {
+        let cursors = MutableProperty<[Int?]>([])
+        _ = drive(Self.source(ChangingFeed(count: 25), cursors: cursors))
+        #expect(cursors.value == [nil, 9, 19])
+    }
+
+    @Test func aNilNextCursorEndsTheList() {
+        let source = CursorSource<Int, String, Never> { cursor in
+            Producer(value: cursor == nil ? CursorResponse(items: [1, 2], nextCursor: "b")
+                                          : CursorResponse(items: [3], nextCursor: nil))
+        }
+        let session = drive(source)
+        #expect(session.items == [1, 2, 3])
+        #expect(session.exhausted)
+    }
+
+    @Test func identifiableItemsAnEarlierPageDeliveredAreDroppedAndReported() {
+        let source = CursorSource<Item, Int, Never> { cursor in
+            Producer(value: cursor == nil ? CursorResponse(items: [0, 1, 2].map(Item.init(id:)), nextCursor: 1)
+                                          : CursorResponse(items: [1, 2, 3].map(Item.init(id:)), nextCursor: nil))
+        }
+        let session = drive(source)
+        #expect(session.items.map(\.id) == [0, 1, 2, 3])
+        #expect(session.corrections == [.duplicatesDropped(count: 2)])
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func aKeysetCursorPagesAFeedThatInsertsAndDeletesWithoutDuplicatesOrHoles(seed: UInt64) {
+        let feed = ChangingFeed(count: 300, script: .random(seed: seed, inserts: 0 ... 3, deletes: 0 ... 3))
+        let session = drive(Self.source(feed))
+        let audit = feed.audit(session.items, reachedEnd: session.exhausted)
+        #expect(audit.duplicates.isEmpty)
+        #expect(audit.holes.isEmpty)
+    }
+}

@@ -1,0 +1,92 @@
+import PaginatedList
+import PaginatedListTesting
+import Signals
+import Testing
+
+@Suite("IDSnapshotSource")
+struct IDSnapshotSourceTests {
+    typealias Item = ChangingFeed.Item
+
+    static func source(_ feed: ChangingFeed, batchSize: Int = 10) -> IDSnapshotSource<Item, Never> {
+        IDSnapshotSource(batchSize: batchSize,
+                         fetchIDs: { feed.request { $0.ids() } },
+                         fetchItems: { ids in feed.request { $0.items(ids: ids) } })
+    }
+
+    @Test func pagesAStaticFeedExactlyOnceInOrder() {
+        let feed = ChangingFeed(count: 95)
+        let session = drive(Self.source(feed))
+        #expect(session.items.map(\.id) == Array(0 ..< 95))
+        #expect(session.exhausted)
+        #expect(feed.requestCount == 1 + 10)
+    }
+
+    @Test func fetchesTheSnapshotOnceForTheWholeChain() {
+        let snapshots = MutableProperty(0)
+        let feed = ChangingFeed(count: 30)
+        let source = IDSnapshotSource<Item, Never>(
+            batchSize: 10,
+            fetchIDs: { snapshots.modify { $0 += 1 }; return feed.request { $0.ids() } },
+            fetchItems: { ids in feed.request { $0.items(ids: ids) } })
+        _ = drive(source)
+        #expect(snapshots.value == 1)
+    }
+
+    @Test func deliversItemsInSnapshotOrderWhateverOrderTheServerAnswersIn() {
+        let source = IDSnapshotSource<Item, Never>(
+            batchSize: 3,
+            fetchIDs: { Producer(value: [5, 3, 9, 1]) },
+            fetchItems: { ids in Producer(value: ids.reversed().map(Item.init(id:))) })
+        #expect(drive(source).items.map(\.id) == [5, 3, 9, 1])
+    }
+
+    @Test func itemsDeletedSinceTheSnapshotAreSkippedReportedAndThePageIsFilled() {
+        // After the snapshot is taken, items 2 and 3 are deleted.
+        let feed = ChangingFeed(count: 20, script: .steps([[.delete(count: 2, at: 2)]]))
+        let model = PaginatedListViewModel(dependency: Self.source(feed, batchSize: 5), scheduler: ImmediateScheduler())
+        let diagnostics = MutableProperty<[PaginatedListDiagnostic]>([])
+        model.diagnostics.observeValues { diagnostic in diagnostics.modify { $0.append(diagnostic) } }
+        model.loadNextPage()
+        #expect(model.items.value.map(\.id) == [0, 1, 4, 5, 6])
+        #expect(diagnostics.value == [.sourceCorrection(.missingItemsSkipped(count: 2))])
+    }
+
+    @Test func anIDTheSnapshotRepeatsIsDeliveredOnce() {
+        let source = IDSnapshotSource<Item, Never>(
+            batchSize: 2,
+            fetchIDs: { Producer(value: [1, 2, 1, 3]) },
+            fetchItems: { ids in Producer(value: ids.map(Item.init(id:))) })
+        let session = drive(source)
+        #expect(session.items.map(\.id) == [1, 2, 3])
+        #expect(session.corrections == [.duplicatesDropped(count: 1)])
+    }
+
+    @Test func anEmptySnapshotIsOneEmptyLastPage() {
+        let session = drive(Self.source(ChangingFeed(count: 0)))
+        #expect(session.items.isEmpty)
+        #expect(session.exhausted)
+    }
+
+    @Test(arguments: [1, 2, 3, 42, 2024] as [UInt64])
+    func aFeedReRankedInsertedIntoAndDeletedFromBetweenRequestsIsPagedWithoutDuplicatesOrHoles(seed: UInt64) {
+        let feed = ChangingFeed(count: 300, script: .random(seed: seed, inserts: 0 ... 3, deletes: 0 ... 3, moves: 0 ... 5))
+        let session = drive(Self.source(feed))
+        let audit = feed.audit(session.items, reachedEnd: session.exhausted)
+        #expect(session.exhausted)
+        #expect(audit.duplicates.isEmpty)
+        #expect(audit.holes.isEmpty)
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func onTheSameReRankingFeedPlainPageNumbersProduceDuplicatesAndHoles(seed: UInt64) {
+        let feed = ChangingFeed(count: 300, script: .random(seed: seed, inserts: 0 ... 3, deletes: 0 ... 3, moves: 0 ... 5))
+        let source = PageNumberSource<PageNumberSourceTests.Plain, Never>(pageSize: 10) { page, size in
+            feed.request { $0.page(page, size: size).items.map { PageNumberSourceTests.Plain(id: $0.id) } }
+                .map { PageNumberResponse(items: $0) }
+        }
+        let session = drive(source)
+        let audit = feed.audit(session.items.map { Item(id: $0.id) }, reachedEnd: session.exhausted)
+        #expect(!audit.duplicates.isEmpty)
+        #expect(!audit.holes.isEmpty)
+    }
+}

@@ -1,6 +1,5 @@
 import PaginatedList
 import Signals
-import Synchronization
 
 /// A server model of a feed that changes while it is paged: for testing page sources.
 ///
@@ -98,13 +97,13 @@ public final class ChangingFeed: Sendable {
         var live: [Item] { entries.lazy.filter(\.alive).map(\.item) }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A feed of `count` items (IDs `0 ..< count`) that changes after each request as `script` says.
     public init(count: Int, script: Script = .none) {
         let seed: UInt64
         if case let .random(value, _, _, _) = script.kind { seed = value } else { seed = 0 }
-        state = Mutex(State(entries: (0 ..< count).map { (Item(id: $0), true) }, nextID: count, initialCount: count,
+        state = Locked(State(entries: (0 ..< count).map { (Item(id: $0), true) }, nextID: count, initialCount: count,
                             script: script, random: SplitMix64(seed: seed)))
     }
 

@@ -1,5 +1,4 @@
 import Signals
-import Synchronization
 
 /// An array served as a paged source (the Slippers "array-simulated paging"): for previews, demos and tests.
 ///
@@ -105,7 +104,7 @@ extension ArraySource where Item: Identifiable, Item.ID: Sendable {
 
 /// Counts the starts of each page of one chain. Thread-safe: `counts` is guarded by its mutex.
 final class AttemptCounter: Sendable {
-    private let counts = Mutex<[Int: Int]>([:])
+    private let counts = Locked<[Int: Int]>([:])
 
     /// Records a start of page `index` and returns its number (1 for the first).
     func start(_ index: Int) -> Int {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The IDs a page chain has delivered, shared along the chain so that each page checks and records its
 /// items in time proportional to the page, however long the chain.
@@ -30,15 +29,15 @@ final class SeenIDs<ID: Hashable & Sendable>: Sendable {
         var countBefore: [Int] = [0]
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// An empty ledger, for the first page of a fresh chain.
     init() {
-        state = Mutex(State())
+        state = Locked(State())
     }
 
     private init(_ initial: sending State) {
-        state = Mutex(initial)
+        state = Locked(initial)
     }
 
     /// The number of IDs recorded by the pages before `generation`.

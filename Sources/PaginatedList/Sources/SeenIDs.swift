@@ -1,3 +1,4 @@
+import Signals
 
 /// The IDs a page chain has delivered, shared along the chain so that each page checks and records its
 /// items in time proportional to the page, however long the chain.

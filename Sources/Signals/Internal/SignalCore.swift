@@ -124,6 +124,9 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         @usableFromInline @exclusivity(unchecked) var keptAlive: [AnyObject] = []
         /// Boxes detached during a delivery: the delivering thread releases them when it is done.
         @usableFromInline @exclusivity(unchecked) var deferredReleases: [Unmanaged<Box>] = []
+        /// Observer lists replaced during a delivery (which may still be reading them): the delivering
+        /// thread drops them when it is done. Dropping a list does not release its boxes.
+        @usableFromInline @exclusivity(unchecked) var retiredLists: [ContiguousArray<Unmanaged<Box>>] = []
 
         @usableFromInline init() {}
     }
@@ -138,6 +141,10 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     // Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) var phase: Phase = .alive
     @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<Unmanaged<Box>> = []
+    /// The elements of `observers`, for the uncontended send, which reads them without retaining the
+    /// list: while a delivery may be reading it, the list is never mutated in place (see `mutateObservers`).
+    @usableFromInline @exclusivity(unchecked) var observerElements: UnsafeBufferPointer<Unmanaged<Box>> =
+        UnsafeBufferPointer(start: nil, count: 0)
     /// Numbers observers (at attach) and events (at send).
     @usableFromInline @exclusivity(unchecked) var nextNumber: UInt64 = 0
     @usableFromInline @exclusivity(unchecked) var queue: ContiguousArray<Pending?> = []
@@ -158,14 +165,14 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     /// Attaches `action` for the events sent from now on; `nil` if the signal has terminated.
     @inlinable
     func attach(_ action: Action) -> Observation<Value, Failure>? {
-        let token = lock.locked { () -> UInt64? in
+        let attached = lock.locked { () -> (token: UInt64, retired: ContiguousArray<Unmanaged<Box>>?)? in
             guard phase != .terminated else { return nil }
             let token = nextNumber
             nextNumber &+= 1
-            observers.append(.passRetained(Box(action, token: token)))
-            return token
+            let box = Box(action, token: token)
+            return (token, mutateObservers { $0.append(.passRetained(box)) })
         }
-        guard let token else { return nil }
+        guard let token = attached?.token else { return nil }
         return Observation(self, token)
     }
 
@@ -179,7 +186,8 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
             let token = nextNumber
             nextNumber &+= 1
             let box = Box(action, token: token)
-            observers.append(.passRetained(box))
+            // A list retired here holds unretained references only: dropping it runs no user code.
+            _ = mutateObservers { $0.append(.passRetained(box)) }
             return (token, enqueueLocked(initial, target: box))
         }
     }
@@ -187,25 +195,30 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     /// Detaches the observer `token`; it is released outside the lock (or when the delivery in progress ends).
     @usableFromInline
     func detach(_ token: UInt64) {
-        let removed = lock.locked { () -> Unmanaged<Box>? in
+        let removed = lock.locked { () -> (box: Unmanaged<Box>?, list: ContiguousArray<Unmanaged<Box>>?)? in
             guard let index = index(of: token) else { return nil }
-            let box = observers.remove(at: index)
+            var box: Unmanaged<Box>!
+            let list = mutateObservers { box = $0.remove(at: index) }
             box._withUnsafeGuaranteedRef { $0.disposed.store(true, ordering: .releasing) }
-            return releaseLocked(box)
+            return (releaseLocked(box), list)
         }
-        removed?.release()
+        removed?.box?.release()
+        withExtendedLifetime(removed?.list) {}
     }
 
     /// Detaches the observer `token` and sends it alone `interrupted`, after the events already sent.
     @usableFromInline
     func detachInterrupting(_ token: UInt64) {
-        let (removed, delivery) = lock.locked { () -> (Unmanaged<Box>?, Delivery?) in
-            guard let index = index(of: token) else { return (nil, nil) }
-            let box = observers.remove(at: index)
+        let (removed, list, delivery) = lock.locked {
+            () -> (Unmanaged<Box>?, ContiguousArray<Unmanaged<Box>>?, Delivery?) in
+            guard let index = index(of: token) else { return (nil, nil, nil) }
+            var box: Unmanaged<Box>!
+            let list = mutateObservers { box = $0.remove(at: index) }
             let removed = releaseLocked(box)
-            return (removed, enqueueLocked(.interrupted, target: box.takeUnretainedValue()))
+            return (removed, list, enqueueLocked(.interrupted, target: box.takeUnretainedValue()))
         }
         removed?.release()
+        withExtendedLifetime(list) {}
         if let delivery { deliver(delivery) }
     }
 
@@ -231,6 +244,44 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         lock.locked { index(of: token) != nil }
     }
 
+    /// Mutates the observer list: in place if no delivery is in progress; otherwise on a copy, retiring the
+    /// old list to the delivering thread (which may be reading it). Must be called with `lock` held.
+    /// Returns a retired list to drop outside the lock (`nil` if the delivering thread will drop it).
+    @inlinable
+    func mutateObservers(
+        _ body: (inout ContiguousArray<Unmanaged<Box>>) -> Void
+    ) -> ContiguousArray<Unmanaged<Box>>? {
+        var retired: ContiguousArray<Unmanaged<Box>>?
+        if delivery.load(ordering: .acquiring) == Self.idle {
+            body(&observers)
+        } else {
+            var copy = ContiguousArray<Unmanaged<Box>>()
+            copy.reserveCapacity(observers.count + 1)
+            copy.append(contentsOf: observers)
+            body(&copy)
+            swap(&copy, &observers)
+            retired = retireLocked(copy)
+        }
+        observerElements = observers.withUnsafeBufferPointer { $0 }
+        return retired
+    }
+
+    /// Hands a replaced observer list to the delivering thread, or returns it (to drop outside the lock) if
+    /// the delivery ended meanwhile. Must be called with `lock` held.
+    @usableFromInline
+    func retireLocked(_ list: ContiguousArray<Unmanaged<Box>>) -> ContiguousArray<Unmanaged<Box>>? {
+        var state = delivery.load(ordering: .acquiring)
+        if state == Self.delivering {
+            let result = delivery.compareExchange(
+                expected: Self.delivering, desired: Self.pendingWork, ordering: .acquiringAndReleasing)
+            state = result.exchanged ? Self.pendingWork : result.original
+        }
+        if state == Self.idle { return list }
+        if extras == nil { extras = Extras() }
+        extras!.retiredLists.append(list)
+        return nil
+    }
+
     /// Must be called with `lock` held. Tokens increase along the list: binary search.
     @usableFromInline
     func index(of token: UInt64) -> Int? {
@@ -250,6 +301,34 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     /// Sends `event`: delivers it now, or queues it behind the delivery in progress.
     @inlinable
     func send(_ event: Event<Value, Failure>) {
+        // The uncontended value: one lock/unlock, the list's buffer retained once, one compare-and-swap.
+        if case .value = event {
+            let start = lock.locked { () -> (observers: UnsafeBufferPointer<Unmanaged<Box>>, sequence: UInt64)? in
+                guard phase == .alive, delivery.load(ordering: .acquiring) == Self.idle else { return nil }
+                delivery.store(Self.delivering, ordering: .relaxed)
+                let sequence = nextNumber
+                nextNumber &+= 1
+                return (observerElements, sequence)
+            }
+            if let start {
+                // Not retained: until this delivery ends, the list is replaced rather than mutated, and a
+                // replaced list is kept until then (see `mutateObservers`).
+                let sequence = start.sequence
+                for unmanaged in start.observers {
+                    // The list's reference keeps the box alive until this delivery ends (see "Per-event path").
+                    unmanaged._withUnsafeGuaranteedRef { box in
+                        if box.token < sequence && !box.disposed.load(ordering: .relaxed) { box.receive(event) }
+                    }
+                }
+                if delivery.compareExchange(
+                    expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing
+                ).exchanged {
+                    return
+                }
+                if let next = nextDelivery() { deliver(next) }
+                return
+            }
+        }
         if let delivery = submit(event) { deliver(delivery) }
     }
 
@@ -292,6 +371,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
             phase = .terminated
             let released = observers
             observers = []
+            observerElements = UnsafeBufferPointer(start: nil, count: 0)
             return Delivery(pending: pending, observers: released)
         }
         return Delivery(pending: pending, observers: observers)
@@ -337,10 +417,17 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     func nextDelivery() -> Delivery? {
         var deferred: [Unmanaged<Box>] = []
+        var retired: [ContiguousArray<Unmanaged<Box>>] = []
         let next = lock.locked { () -> Delivery? in
-            if let extras, !extras.deferredReleases.isEmpty {
-                deferred = extras.deferredReleases
-                extras.deferredReleases = []
+            if let extras {
+                if !extras.deferredReleases.isEmpty {
+                    deferred = extras.deferredReleases
+                    extras.deferredReleases = []
+                }
+                if !extras.retiredLists.isEmpty {
+                    retired = extras.retiredLists
+                    extras.retiredLists = []
+                }
             }
             guard queueHead < queue.count else {
                 delivery.store(Self.idle, ordering: .releasing)
@@ -356,6 +443,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
             return startLocked(pending)
         }
         for box in deferred { box.release() }
+        withExtendedLifetime(retired) {}
         return next
     }
 

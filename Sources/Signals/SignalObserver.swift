@@ -11,15 +11,16 @@ extension Signal {
         /// The core of the signal this is the input of; interrupted on deinit. `nil` for a closure observer.
         @usableFromInline
         let core: SignalCore<Value, Failure>?
-        /// The closure of a closure observer. The package's own forwarding observers use non-`@Sendable`
-        /// closures that capture only `@Sendable` transforms and downstream observers.
+        /// The closure of a closure observer (a no-op for an input). The package's own forwarding
+        /// observers use non-`@Sendable` closures that capture only `@Sendable` transforms and downstream
+        /// observers. Not optional: an optional generic closure is re-abstracted (allocated) per call.
         @usableFromInline
-        let forward: ((Event<Value, Failure>) -> Void)?
+        let forward: (Event<Value, Failure>) -> Void
 
         @inlinable
         init(_ core: SignalCore<Value, Failure>) {
             self.core = core
-            self.forward = nil
+            self.forward = { _ in }
         }
 
         @inlinable
@@ -42,7 +43,7 @@ extension Signal {
             if let core {
                 core.send(event)
             } else {
-                forward.unsafelyUnwrapped(event)
+                forward(event)
             }
         }
 

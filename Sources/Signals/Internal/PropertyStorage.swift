@@ -30,11 +30,12 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     @inlinable
     func set(_ newValue: Value) {
         checkNotInsideModify()
-        let delivery = lock.locked { () -> SignalCore<Value, Never>.Delivery? in
+        let core = signal.core
+        let start = lock.locked { () -> SignalCore<Value, Never>.Start in
             current = newValue
-            return signal.core.submit(.value(newValue))
+            return core.begin(.value(newValue))
         }
-        if let delivery { signal.core.deliver(delivery) }
+        core.run(start, .value(newValue))
     }
 
     @inlinable

@@ -193,7 +193,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     }
 
     /// Detaches the observer `token`; it is released outside the lock (or when the delivery in progress ends).
-    @usableFromInline
+    @inlinable
     func detach(_ token: UInt64) {
         let removed = lock.locked { () -> (box: Unmanaged<Box>?, list: ContiguousArray<Unmanaged<Box>>?)? in
             guard let index = index(of: token) else { return nil }
@@ -207,7 +207,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     }
 
     /// Detaches the observer `token` and sends it alone `interrupted`, after the events already sent.
-    @usableFromInline
+    @inlinable
     func detachInterrupting(_ token: UInt64) {
         let (removed, list, delivery) = lock.locked {
             () -> (Unmanaged<Box>?, ContiguousArray<Unmanaged<Box>>?, Delivery?) in
@@ -224,7 +224,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
 
     /// The list's reference to a detached box: returned, to be released at once outside the lock, if no
     /// delivery is in progress; otherwise handed to the delivering thread. Must be called with `lock` held.
-    @usableFromInline
+    @inlinable
     func releaseLocked(_ box: Unmanaged<Box>) -> Unmanaged<Box>? {
         var state = delivery.load(ordering: .acquiring)
         if state == Self.delivering {
@@ -239,7 +239,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     }
 
     /// Whether the observer `token` is still attached.
-    @usableFromInline
+    @inlinable
     func isAttached(_ token: UInt64) -> Bool {
         lock.locked { index(of: token) != nil }
     }
@@ -268,7 +268,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
 
     /// Hands a replaced observer list to the delivering thread, or returns it (to drop outside the lock) if
     /// the delivery ended meanwhile. Must be called with `lock` held.
-    @usableFromInline
+    @inlinable
     func retireLocked(_ list: ContiguousArray<Unmanaged<Box>>) -> ContiguousArray<Unmanaged<Box>>? {
         var state = delivery.load(ordering: .acquiring)
         if state == Self.delivering {
@@ -283,7 +283,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     }
 
     /// Must be called with `lock` held. Tokens increase along the list: binary search.
-    @usableFromInline
+    @inlinable
     func index(of token: UInt64) -> Int? {
         var low = 0
         var high = observers.count
@@ -298,38 +298,62 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
 
     // MARK: - Sending
 
+    /// How a sender goes on after submitting an event under the lock.
+    @usableFromInline
+    enum Start {
+        /// Nothing to deliver: the event was dropped, or queued for the thread delivering.
+        case none
+        /// The uncontended value: deliver it to these observers, numbered `sequence`. The list is not
+        /// retained: until this delivery ends it is replaced rather than mutated (see `mutateObservers`).
+        case value(UnsafeBufferPointer<Unmanaged<Box>>, sequence: UInt64)
+        /// Anything else: run this delivery.
+        case delivery(Delivery)
+    }
+
     /// Sends `event`: delivers it now, or queues it behind the delivery in progress.
     @inlinable
     func send(_ event: Event<Value, Failure>) {
-        // The uncontended value: one lock/unlock, the list's buffer retained once, one compare-and-swap.
-        if case .value = event {
-            let start = lock.locked { () -> (observers: UnsafeBufferPointer<Unmanaged<Box>>, sequence: UInt64)? in
-                guard phase == .alive, delivery.load(ordering: .acquiring) == Self.idle else { return nil }
+        run(begin(event), event)
+    }
+
+    /// Submits `event` under the lock; `run` must be called with the result once the caller's own lock
+    /// (if any) is released. The uncontended value costs one lock/unlock and retains nothing.
+    @inlinable
+    func begin(_ event: Event<Value, Failure>) -> Start {
+        lock.locked { () -> Start in
+            if case .value = event, phase == .alive, delivery.load(ordering: .acquiring) == Self.idle {
                 delivery.store(Self.delivering, ordering: .relaxed)
                 let sequence = nextNumber
                 nextNumber &+= 1
-                return (observerElements, sequence)
+                return .value(observerElements, sequence: sequence)
             }
-            if let start {
-                // Not retained: until this delivery ends, the list is replaced rather than mutated, and a
-                // replaced list is kept until then (see `mutateObservers`).
-                let sequence = start.sequence
-                for unmanaged in start.observers {
-                    // The list's reference keeps the box alive until this delivery ends (see "Per-event path").
-                    unmanaged._withUnsafeGuaranteedRef { box in
-                        if box.token < sequence && !box.disposed.load(ordering: .relaxed) { box.receive(event) }
-                    }
+            if let delivery = enqueueLocked(event, target: nil) { return .delivery(delivery) }
+            return .none
+        }
+    }
+
+    /// Delivers what `begin` started, then whatever was queued meanwhile.
+    @inlinable
+    func run(_ start: Start, _ event: Event<Value, Failure>) {
+        switch start {
+        case .none:
+            return
+        case let .value(observers, sequence):
+            for unmanaged in observers {
+                // The list's reference keeps the box alive until this delivery ends (see "Per-event path").
+                unmanaged._withUnsafeGuaranteedRef { box in
+                    if box.token < sequence && !box.disposed.load(ordering: .relaxed) { box.receive(event) }
                 }
-                if delivery.compareExchange(
-                    expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing
-                ).exchanged {
-                    return
-                }
-                if let next = nextDelivery() { deliver(next) }
+            }
+            if delivery.compareExchange(
+                expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing
+            ).exchanged {
                 return
             }
+            if let next = nextDelivery() { deliver(next) }
+        case let .delivery(delivery):
+            deliver(delivery)
         }
-        if let delivery = submit(event) { deliver(delivery) }
     }
 
     /// Accepts `event` into the stream. Returns the delivery to run if the caller became the delivering
@@ -389,8 +413,9 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
             } else if pending.event.isTerminating {
                 // Every attached observer receives the terminal event, even one attached after it was sent.
                 for unmanaged in current.observers {
-                    unowned(unsafe) let box = unmanaged.takeUnretainedValue()
-                    if !box.disposed.load(ordering: .relaxed) { box.receive(pending.event) }
+                    unmanaged._withUnsafeGuaranteedRef { box in
+                        if !box.disposed.load(ordering: .relaxed) { box.receive(pending.event) }
+                    }
                 }
                 finishTermination(current.observers)
                 return
@@ -399,8 +424,9 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
                 let event = pending.event
                 for unmanaged in current.observers {
                     // The list's reference keeps the box alive until this delivery ends (see "Per-event path").
-                    unowned(unsafe) let box = unmanaged.takeUnretainedValue()
-                    if box.token < sequence && !box.disposed.load(ordering: .relaxed) { box.receive(event) }
+                    unmanaged._withUnsafeGuaranteedRef { box in
+                        if box.token < sequence && !box.disposed.load(ordering: .relaxed) { box.receive(event) }
+                    }
                 }
             }
             if delivery.compareExchange(

@@ -11,22 +11,42 @@ extension Signal {
         /// The core of the signal this is the input of; interrupted on deinit. `nil` for a closure observer.
         @usableFromInline
         let core: SignalCore<Value, Failure>?
+        /// `core`, unretained, for the per-event path: `core` keeps it alive as long as this observer.
+        @usableFromInline
+        let unretainedCore: Unmanaged<SignalCore<Value, Failure>>?
         /// The closure of a closure observer (a no-op for an input). The package's own forwarding
         /// observers use non-`@Sendable` closures that capture only `@Sendable` transforms and downstream
         /// observers. Not optional: an optional generic closure is re-abstracted (allocated) per call.
         @usableFromInline
         let forward: (Event<Value, Failure>) -> Void
+        /// The value path of a closure observer: what `forward` does with a `.value`, without building and
+        /// matching an `Event` (fused operators chain these, one call per stage).
+        @usableFromInline
+        let forwardValue: (Value) -> Void
 
         @inlinable
         init(_ core: SignalCore<Value, Failure>) {
             self.core = core
+            self.unretainedCore = .passUnretained(core)
             self.forward = { _ in }
+            self.forwardValue = { _ in }
         }
 
         @inlinable
         init(forwarding action: @escaping (Event<Value, Failure>) -> Void) {
             self.core = nil
+            self.unretainedCore = nil
             self.forward = action
+            self.forwardValue = { action(.value($0)) }
+        }
+
+        /// A closure observer whose values take `values` (which must do what `action` does with them).
+        @inlinable
+        init(forwarding action: @escaping (Event<Value, Failure>) -> Void, values: @escaping (Value) -> Void) {
+            self.core = nil
+            self.unretainedCore = nil
+            self.forward = action
+            self.forwardValue = values
         }
 
         /// An observer that calls `action` with every event it is sent.
@@ -40,8 +60,8 @@ extension Signal {
         /// Sends `event`.
         @inlinable
         public func send(_ event: Event<Value, Failure>) {
-            if let core {
-                core.send(event)
+            if let unretainedCore {
+                unretainedCore._withUnsafeGuaranteedRef { $0.send(event) }
             } else {
                 forward(event)
             }
@@ -50,7 +70,11 @@ extension Signal {
         /// Sends a value.
         @inlinable
         public func send(value: Value) {
-            send(.value(value))
+            if let unretainedCore {
+                unretainedCore._withUnsafeGuaranteedRef { $0.send(.value(value)) }
+            } else {
+                forwardValue(value)
+            }
         }
 
         /// Sends `failed(error)`: the stream ends with an error.

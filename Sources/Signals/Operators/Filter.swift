@@ -48,6 +48,8 @@ extension Producer {
             upstream(Signal<Value, Failure>.Observer(forwarding: { event in
                 if case let .value(value) = event, !isIncluded(value) { return }
                 observer.send(event)
+            }, values: { value in
+                if isIncluded(value) { observer.send(value: value) }
             }), lifetime)
         }
     }
@@ -68,6 +70,8 @@ extension Producer {
                 case .completed: observer.sendCompleted()
                 case .interrupted: observer.sendInterrupted()
                 }
+            }, values: { value in
+                if let mapped = transform(value) { observer.send(value: mapped) }
             }), lifetime)
         }
     }

@@ -30,7 +30,7 @@ extension Producer {
                 case .completed: observer.sendCompleted()
                 case .interrupted: observer.sendInterrupted()
                 }
-            }), lifetime)
+            }, values: { value in observer.send(value: transform(value)) }), lifetime)
         }
     }
 }

@@ -8,46 +8,57 @@ extension Signal {
     ///
     /// An `Observer` made from a closure (`Observer(_:)`) simply forwards every event to it.
     public final class Observer {
+        // Both references are retained once by this observer (in `init`, released in `deinit`) and used
+        // unretained on the per-event path, so that sending costs no reference counting.
+
         /// The core of the signal this is the input of; interrupted on deinit. `nil` for a closure observer.
         @usableFromInline
-        let core: SignalCore<Value, Failure>?
-        /// `core`, unretained, for the per-event path: `core` keeps it alive as long as this observer.
-        @usableFromInline
         let unretainedCore: Unmanaged<SignalCore<Value, Failure>>?
-        /// The closure of a closure observer (a no-op for an input). The package's own forwarding
-        /// observers use non-`@Sendable` closures that capture only `@Sendable` transforms and downstream
-        /// observers. Not optional: an optional generic closure is re-abstracted (allocated) per call.
+        /// The closures of a closure observer; `nil` for an input.
         @usableFromInline
-        let forward: (Event<Value, Failure>) -> Void
-        /// The value path of a closure observer: what `forward` does with a `.value`, without building and
-        /// matching an `Event` (fused operators chain these, one call per stage).
+        let unretainedForwarding: Unmanaged<Forwarding>?
+
+        /// What a closure observer calls. The package's own forwarding observers use non-`@Sendable`
+        /// closures that capture only `@Sendable` transforms and downstream observers. Kept apart from
+        /// `Observer` so that an input stays small; the closures are not optional because an optional
+        /// generic closure is re-abstracted (allocated) per call.
         @usableFromInline
-        let forwardValue: (Value) -> Void
+        final class Forwarding {
+            /// Every event.
+            @usableFromInline let event: (Event<Value, Failure>) -> Void
+            /// What `event` does with a `.value`, without building and matching an `Event` (fused
+            /// operators chain these, one call per stage).
+            @usableFromInline let value: (Value) -> Void
+
+            @inlinable
+            init(event: @escaping (Event<Value, Failure>) -> Void, value: @escaping (Value) -> Void) {
+                self.event = event
+                self.value = value
+            }
+        }
 
         @inlinable
         init(_ core: SignalCore<Value, Failure>) {
-            self.core = core
-            self.unretainedCore = .passUnretained(core)
-            self.forward = { _ in }
-            self.forwardValue = { _ in }
+            self.unretainedCore = .passRetained(core)
+            self.unretainedForwarding = nil
         }
 
         @inlinable
         init(forwarding action: @escaping (Event<Value, Failure>) -> Void) {
-            self.core = nil
             self.unretainedCore = nil
-            self.forward = action
-            self.forwardValue = { action(.value($0)) }
+            self.unretainedForwarding = .passRetained(Forwarding(event: action, value: { action(.value($0)) }))
         }
 
         /// A closure observer whose values take `values` (which must do what `action` does with them).
         @inlinable
         init(forwarding action: @escaping (Event<Value, Failure>) -> Void, values: @escaping (Value) -> Void) {
-            self.core = nil
             self.unretainedCore = nil
-            self.forward = action
-            self.forwardValue = values
+            self.unretainedForwarding = .passRetained(Forwarding(event: action, value: values))
         }
+
+        /// The core of the signal this is the input of, or `nil` for a closure observer.
+        @usableFromInline
+        var core: SignalCore<Value, Failure>? { unretainedCore?.takeUnretainedValue() }
 
         /// An observer that calls `action` with every event it is sent.
         ///
@@ -63,7 +74,7 @@ extension Signal {
             if let unretainedCore {
                 unretainedCore._withUnsafeGuaranteedRef { $0.send(event) }
             } else {
-                forward(event)
+                unretainedForwarding.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.event(event) }
             }
         }
 
@@ -73,7 +84,7 @@ extension Signal {
             if let unretainedCore {
                 unretainedCore._withUnsafeGuaranteedRef { $0.send(.value(value)) }
             } else {
-                forwardValue(value)
+                unretainedForwarding.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.value(value) }
             }
         }
 
@@ -102,7 +113,11 @@ extension Signal {
         }
 
         deinit {
-            core?.send(.interrupted)
+            if let unretainedCore {
+                unretainedCore.takeUnretainedValue().send(.interrupted)
+                unretainedCore.release()
+            }
+            unretainedForwarding?.release()
         }
     }
 }

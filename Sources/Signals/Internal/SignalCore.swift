@@ -120,6 +120,9 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     final class Extras {
         /// The lifetime of the producer run this signal carries: ended once the terminal event is delivered.
         @usableFromInline @exclusivity(unchecked) var runLifetime: Lifetime?
+        /// Events sent while a delivery was in progress, waiting for the delivering thread (FIFO from `queueHead`).
+        @usableFromInline @exclusivity(unchecked) var queue: ContiguousArray<Pending?> = []
+        @usableFromInline @exclusivity(unchecked) var queueHead = 0
         /// Objects kept alive until termination (a run's input that its handler asked to keep).
         @usableFromInline @exclusivity(unchecked) var keptAlive: [AnyObject] = []
         /// Boxes detached during a delivery: the delivering thread releases them when it is done.
@@ -147,8 +150,6 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         UnsafeBufferPointer(start: nil, count: 0)
     /// Numbers observers (at attach) and events (at send).
     @usableFromInline @exclusivity(unchecked) var nextNumber: UInt64 = 0
-    @usableFromInline @exclusivity(unchecked) var queue: ContiguousArray<Pending?> = []
-    @usableFromInline @exclusivity(unchecked) var queueHead = 0
     @usableFromInline @exclusivity(unchecked) var extras: Extras?
 
     @inlinable
@@ -384,7 +385,8 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
             return startLocked(pending)
         }
         if pending.terminatesStream { phase = .terminating }
-        queue.append(pending)
+        if extras == nil { extras = Extras() }
+        extras!.queue.append(pending)
         return nil
     }
 
@@ -455,15 +457,15 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
                     extras.retiredLists = []
                 }
             }
-            guard queueHead < queue.count else {
+            guard let extras, extras.queueHead < extras.queue.count else {
                 delivery.store(Self.idle, ordering: .releasing)
                 return nil
             }
-            let pending = queue[queueHead].take()!
-            queueHead += 1
-            if queueHead == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                queueHead = 0
+            let pending = extras.queue[extras.queueHead].take()!
+            extras.queueHead += 1
+            if extras.queueHead == extras.queue.count {
+                extras.queue.removeAll(keepingCapacity: true)
+                extras.queueHead = 0
                 delivery.store(Self.delivering, ordering: .relaxed)
             }
             return startLocked(pending)
@@ -484,9 +486,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         let leftovers = lock.locked { () -> (Extras?, ContiguousArray<Pending?>) in
             let extras = self.extras
             self.extras = nil
-            let queued = queue
-            queue = []
-            queueHead = 0
+            let queued = extras?.queue ?? []
             delivery.store(Self.idle, ordering: .releasing)
             return (extras, queued)
         }

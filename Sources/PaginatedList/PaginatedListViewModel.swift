@@ -26,8 +26,9 @@ import Signals
 ///    the scheduler; a command issued while one runs is run after it, never nested.
 /// 10. Releasing the view model interrupts its load; nothing it started keeps it alive.
 /// 11. Misbehaving producers (a second page, completion or self-interruption without a page, a failure
-///     after the page, values after termination) have the outcomes `PaginatedListDiagnostic` describes;
-///     each is reported on `diagnostics`.
+///     after the page, values after termination) have the outcomes `PaginatedListDiagnostic` describes.
+///     What reaches the view model is reported on `diagnostics`; what the run's disposal (after the page
+///     lands) or the event grammar (after a terminal event) cuts off never reaches it.
 /// 12. Appending a page costs time proportional to the page (`ItemList`), whatever the list's length.
 ///
 /// Properties deliver on the `scheduler` (the main thread by default, with `UIScheduler`). Use

@@ -19,8 +19,19 @@ final class FeedServer: Sendable {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/feed_server.py")
 
-    /// Starts the server with a feed of `items` items (ids 1...items).
-    init(items: Int = 23) throws {
+    /// Starts the server with a feed of `items` items (ids 1...items) and waits for its port.
+    ///
+    /// The wait (a blocking read of the script's first line) runs on a dispatch queue, not on the
+    /// cooperative pool, so tests starting servers in parallel do not starve each other.
+    static func start(items: Int = 23) async throws -> FeedServer {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try FeedServer(items: items) })
+            }
+        }
+    }
+
+    private init(items: Int) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.script.path]
@@ -88,11 +99,11 @@ final class FeedServer: Sendable {
         }
     }
 
-    /// Stops the server (closing its stdin ends it; terminate is the backstop).
+    /// Stops the server: closing its stdin ends it; `terminate` is the backstop. Does not wait (Foundation
+    /// reaps the process), so it never blocks a thread of the cooperative pool.
     func stop() {
         try? input.fileHandleForWriting.close()
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
     }
 
     deinit { stop() }
@@ -105,36 +116,47 @@ struct FeedItem: Decodable, Identifiable, Equatable, Sendable {
     let createdAt: Date
 }
 
-/// Waits until the view model is not loading (at most `timeout`, a safety net) and returns its state;
-/// `nil` if it did not settle in time.
-func settled<Item: Sendable>(
+/// Calls `loadNextPage()` and waits until the load it started ends (at most `timeout`, a safety net);
+/// returns the state it ended in, or `nil` if it started no load or did not end in time.
+///
+/// The state observer is attached before the call, so the load's `.loading` and the state after it are
+/// both seen, whichever thread delivers them.
+@discardableResult
+func loadNextPage<Item: Sendable>(
     _ list: PaginatedListViewModel<Item, HTTPError>, timeout: Duration = .seconds(15)
 ) async -> PaginatedListState<HTTPError>? {
-    await withTaskGroup(of: PaginatedListState<HTTPError>?.self) { group in
+    let (states, continuation) = AsyncStream.makeStream(of: PaginatedListState<HTTPError>.self)
+    let observation = list.state.signal.observeValues { continuation.yield($0) }
+    defer { observation?.dispose() }
+    list.loadNextPage()
+    return await withTaskGroup(of: PaginatedListState<HTTPError>?.self) { group in
         group.addTask {
-            for await state in list.state.values where !state.isLoading { return state }
+            var started = false
+            for await state in states {
+                if state.isLoading { started = true } else if started { return state }
+            }
             return nil
         }
         group.addTask {
             try? await Task.sleep(for: timeout)
+            continuation.finish()
             return nil
         }
         let first = await group.next() ?? nil
+        continuation.finish()
         group.cancelAll()
         return first
     }
 }
 
 /// Loads pages until the list is exhausted or a load fails (or `maxPages` loads); returns the last state.
-/// The view model delivers on `ImmediateScheduler`, so `loadNextPage()` has set `loading` when it returns.
 @discardableResult
 func loadAll<Item: Sendable>(
     _ list: PaginatedListViewModel<Item, HTTPError>, maxPages: Int = 100
 ) async -> PaginatedListState<HTTPError>? {
     var state: PaginatedListState<HTTPError>? = list.state.value
     for _ in 0 ..< maxPages {
-        list.loadNextPage()
-        state = await settled(list)
+        state = await loadNextPage(list)
         guard case .idle? = state else { return state }
     }
     return state

@@ -9,7 +9,7 @@ import Testing
 @Suite final class HTTPPageSourceTests {
     let server: FeedServer
 
-    init() throws { server = try FeedServer() }
+    init() async throws { server = try await FeedServer.start() }
 
     private func list<D: PaginatedListDependency>(_ source: D) -> PaginatedListViewModel<FeedItem, HTTPError>
     where D.Item == FeedItem, D.Failure == HTTPError {
@@ -39,8 +39,7 @@ import Testing
 
     @Test func itemsDecodeWithTheSharedCodersSnakeCaseAndISO8601() async throws {
         let list = list(PageNumberSource<FeedItem, HTTPError>(url: server.url("/page"), pageSize: 5))
-        list.loadNextPage()
-        _ = await settled(list)
+        _ = await loadNextPage(list)
         #expect(list.items.value.first == FeedItem(id: 1, title: "Item 1", createdAt: Date(timeIntervalSince1970: 1_714_564_801)))
     }
 
@@ -77,14 +76,11 @@ import Testing
 
     @Test func offsetsCorrectForInsertionsAndDeletionsBetweenPages() async throws {
         let list = list(OffsetSource<FeedItem, HTTPError>(url: server.url("/offset"), limit: 5))
-        list.loadNextPage()
-        #expect(await settled(list) == .idle)
+        #expect(await loadNextPage(list) == .idle)
         try await server.control("insert?at=0&count=2")    // drift: loaded items pushed down
-        list.loadNextPage()
-        #expect(await settled(list) == .idle)
+        #expect(await loadNextPage(list) == .idle)
         try await server.control("delete?at=0&count=4")    // two new ones and items 1, 2: a hole above
-        list.loadNextPage()
-        #expect(await settled(list) == .idle)
+        #expect(await loadNextPage(list) == .idle)
         try await server.control("delete?at=15&count=1")   // item 18, not loaded yet, goes
         let state = await loadAll(list)
         #expect(state == .exhausted)
@@ -96,13 +92,10 @@ import Testing
 
     @Test func aResetStartsAFreshChainFromTheFirstPage() async throws {
         let list = list(PageNumberSource<FeedItem, HTTPError>(url: server.url("/page"), pageSize: 5))
-        list.loadNextPage()
-        _ = await settled(list)
-        list.loadNextPage()
-        _ = await settled(list)
+        _ = await loadNextPage(list)
+        _ = await loadNextPage(list)
         list.reset()
-        list.loadNextPage()
-        #expect(await settled(list) == .idle)
+        #expect(await loadNextPage(list) == .idle)
         #expect(list.items.value.map(\.id) == Array(1 ... 5))
     }
 }

@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "PaginatedListTests", dependencies: ["PaginatedList", "PaginatedListTesting", "PagingDemoKit"],
                     swiftSettings: settings),
         // Against a real HTTP server: Tests/PaginatedListHTTPTests/Fixtures/feed_server.py (python3).
-        .testTarget(name: "PaginatedListHTTPTests", dependencies: ["PaginatedListHTTP", "PaginatedList", "Signals"],
+        .testTarget(name: "PaginatedListHTTPTests", dependencies: ["PaginatedListHTTP", "PaginatedList", "PagingDemoKit", "Signals"],
                     exclude: ["Fixtures"], swiftSettings: settings),
         .testTarget(name: "PaginatedListTestingTests", dependencies: ["PaginatedListTesting"],
                     swiftSettings: settings),

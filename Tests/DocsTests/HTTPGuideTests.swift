@@ -80,14 +80,17 @@ final class HTTPGuideTests {
     where D.Item == Post, D.Failure == HTTPError {
         let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
         for _ in 0 ..< 50 {
-            let (ended, continuation) = AsyncStream.makeStream(of: Void.self)
-            let observation = list.state.signal.observeValues { if !$0.isLoading { continuation.yield() } }
+            // Observe before the call, so the load's `.loading` and the state after it are both seen.
+            let (states, continuation) = AsyncStream.makeStream(of: PaginatedListState<HTTPError>.self)
+            let observation = list.state.signal.observeValues { continuation.yield($0) }
             list.loadNextPage()
-            if list.state.value.isLoading {
-                for await _ in ended { break }
+            var started = false
+            var ended: PaginatedListState<HTTPError>?
+            for await state in states {
+                if state.isLoading { started = true } else if started { ended = state; break }
             }
             observation?.dispose()
-            if list.state.value != .idle { break }
+            if ended != .idle { break }
         }
         #expect(list.state.value == .exhausted)
         return list.items.value.map(\.id)

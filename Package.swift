@@ -3,7 +3,7 @@
 // PaginatedList: paginated lists ("infinite scroll") that are easy to build and hard to get wrong.
 // No package dependencies: the reactive core (`Signals`) is the package's own.
 //
-//   paging-demo (executable) ─► PagingDemoKit ─► PaginatedList ─► Signals
+//   paging-demo (executable) ─► PagingDemoKit ─► PaginatedListHTTP ─► PaginatedList ─► Signals
 //   Benchmarks  (executable) ─► PaginatedList ─► Signals
 //   PaginatedListTesting ─────► PaginatedList ─► Signals
 import PackageDescription
@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "PaginatedList", targets: ["PaginatedList"]),
         .library(name: "PaginatedListTesting", targets: ["PaginatedListTesting"]),
+        .library(name: "PaginatedListHTTP", targets: ["PaginatedListHTTP"]),
         .executable(name: "paging-demo", targets: ["paging-demo"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
     ],
@@ -27,9 +28,12 @@ let package = Package(
         .target(name: "Signals", swiftSettings: settings),
         .target(name: "PaginatedList", dependencies: ["Signals"], swiftSettings: settings),
         .target(name: "PaginatedListTesting", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
+        // URLSession requests as producers, and page sources for HTTP conventions. The only module that
+        // imports FoundationNetworking (on Linux).
+        .target(name: "PaginatedListHTTP", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
         // The demo's testable parts (options, simulated feed, script mode, screen model); not a product.
-        .target(name: "PagingDemoKit", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
-        .executableTarget(name: "paging-demo", dependencies: ["PagingDemoKit", "PaginatedList", "Signals"],
+        .target(name: "PagingDemoKit", dependencies: ["PaginatedList", "PaginatedListHTTP", "Signals"], swiftSettings: settings),
+        .executableTarget(name: "paging-demo", dependencies: ["PagingDemoKit", "PaginatedList", "PaginatedListHTTP", "Signals"],
                           swiftSettings: settings),
         .executableTarget(name: "Benchmarks", dependencies: ["PaginatedList", "Signals", "HeapStatistics"],
                           swiftSettings: settings),
@@ -39,11 +43,14 @@ let package = Package(
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "PaginatedListTesting"], swiftSettings: settings),
         .testTarget(name: "PaginatedListTests", dependencies: ["PaginatedList", "PaginatedListTesting", "PagingDemoKit"],
                     swiftSettings: settings),
+        // Against a real HTTP server: Tests/PaginatedListHTTPTests/Fixtures/feed_server.py (python3).
+        .testTarget(name: "PaginatedListHTTPTests", dependencies: ["PaginatedListHTTP", "PaginatedList", "PagingDemoKit", "Signals"],
+                    exclude: ["Fixtures"], swiftSettings: settings),
         .testTarget(name: "PaginatedListTestingTests", dependencies: ["PaginatedListTesting"],
                     swiftSettings: settings),
         // A client written in Swift 6 mode with complete checking: Sendable use from Tasks and @MainActor.
         .testTarget(name: "Swift6ClientTests", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
-        .testTarget(name: "DocsTests", dependencies: ["PaginatedList", "PaginatedListTesting", "Signals"],
+        .testTarget(name: "DocsTests", dependencies: ["PaginatedList", "PaginatedListHTTP", "PaginatedListTesting", "Signals"],
                     swiftSettings: settings),
     ],
     swiftLanguageModes: [.v6]

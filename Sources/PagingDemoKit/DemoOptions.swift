@@ -1,3 +1,7 @@
+import Foundation
+import PaginatedList
+import Signals
+
 /// The demo's settings, from its command line.
 ///
 /// Latency and failure rate default by mode: an interactive run shows them (600 ms, 10 %), a script run
@@ -14,6 +18,10 @@ package struct DemoOptions: Equatable, Sendable {
     package var prefetch = 5
     /// The commands of a non-interactive run; `nil` for the interactive mode.
     package var script: [ScriptCommand]?
+    /// The HTTP endpoint to page (`--url`); `nil`: the in-process simulated feed.
+    package var url: URL?
+    /// How the endpoint pages (`--style`).
+    package var style: HTTPStyle = .page
 
     package init() {}
 
@@ -24,6 +32,17 @@ package struct DemoOptions: Equatable, Sendable {
 
     /// The failure rate the feed uses in this mode.
     package var effectiveFailureRate: Double { failureRate ?? (isScripted ? 0 : 0.1) }
+
+    /// The feed these options describe: the HTTP endpoint if `url` is set, else the simulated feed (which
+    /// is also returned, for the commands that drive it).
+    package func makeList(scheduler: any Scheduler) -> (list: PaginatedListViewModel<Row, FeedError>, simulated: SimulatedFeed?) {
+        if let url {
+            let feed = HTTPDemoFeed(url: url, style: style, pageSize: pageSize)
+            return (PaginatedListViewModel(dependency: feed, scheduler: scheduler), nil)
+        }
+        let feed = makeFeed()
+        return (PaginatedListViewModel(dependency: feed, scheduler: scheduler), feed)
+    }
 
     /// The simulated feed these options describe.
     package func makeFeed() -> SimulatedFeed {
@@ -92,6 +111,20 @@ extension DemoInvocation {
                 options.prefetch = try integer(try nextValue(), for: name, atLeast: 0)
             case "script":
                 options.script = try ScriptCommand.parseScript(try nextValue())
+            case "url":
+                let text = try nextValue()
+                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                      scheme == "http" || scheme == "https", url.host != nil else {
+                    throw OptionsError(message: "--url must be an http or https URL, not '\(text)'")
+                }
+                options.url = url
+            case "style":
+                let text = try nextValue()
+                guard let style = HTTPStyle(rawValue: text.lowercased()) else {
+                    let known = HTTPStyle.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw OptionsError(message: "--style must be one of \(known), not '\(text)'")
+                }
+                options.style = style
             default:
                 throw OptionsError(message: "unknown option '--\(name)'")
             }
@@ -108,11 +141,13 @@ extension DemoInvocation {
 
     /// The text of `--help`.
     package static let usage = """
-        paging-demo: an infinite-scroll list over a simulated feed, built on PaginatedListViewModel.
+        paging-demo: an infinite-scroll list over a simulated feed, or a real HTTP endpoint, built on
+        PaginatedListViewModel.
 
         USAGE
           paging-demo [options]                     interactive (needs a terminal)
           paging-demo --script "next,fail,retry"    non-interactive: prints each state, exits
+          paging-demo --url URL [--style STYLE]     pages an HTTP endpoint instead of the simulated feed
 
         OPTIONS
           --items N            rows in the feed (default 200)
@@ -121,13 +156,22 @@ extension DemoInvocation {
           --failure-rate P     chance from 0 to 1 that a load fails (default 0.1; 0 in script mode)
           --seed N             seed of the failure draws (default 1)
           --prefetch N         load the next page when at most N rows are below the cursor (default 5)
+          --url URL            page this HTTP endpoint; items are JSON objects with "id" and "title",
+                               in a top-level array or under "items"/"data"/"results"
+          --style STYLE        how the endpoint pages (default page):
+                                 page    ?page=P&limit=N (--page-size); ends at a short page or a total
+                                 cursor  "next_cursor" in the body, sent back as ?cursor=C
+                                 link    Link: <...>; rel="next" headers
+                                 offset  ?offset=O&limit=N, corrected for a feed that changes
           --script LIST        comma-separated commands:
                                  next    loadNextPage()
                                  retry   loadNextPage() after a failure (retries the failed page)
-                                 fail    make the next page load fail, and start it
+                                 fail    make the next page load fail, and start it (simulated feed;
+                                         with --url it only starts the load)
                                  reset   reset(): empty the list, start over on the next load
                                  reload  reload(): reset(), then load the first page
-                                 wait    wait until the load in flight (if any) ends
+                                 wait    wait until the load in flight (if any) ends (use it after
+                                         next with --url: requests take time)
           -h, --help           show this help
 
         KEYS (interactive)

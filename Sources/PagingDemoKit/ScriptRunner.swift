@@ -73,7 +73,8 @@ package struct StateSnapshot: Equatable, Sendable {
 package final class ScriptRunner {
     private let options: DemoOptions
     private let queue = DispatchQueue(label: "paging-demo.script")
-    private let feed: SimulatedFeed
+    /// The simulated feed, or `nil` when the options name an HTTP endpoint.
+    private let feed: SimulatedFeed?
     private let viewModel: PaginatedListViewModel<Row, FeedError>
 
     /// How long `wait` waits for a load before it gives up and reports the state as it is.
@@ -81,8 +82,7 @@ package final class ScriptRunner {
 
     package init(options: DemoOptions) {
         self.options = options
-        feed = options.makeFeed()
-        viewModel = PaginatedListViewModel(dependency: feed, scheduler: QueueScheduler(queue: queue))
+        (viewModel, feed) = options.makeList(scheduler: QueueScheduler(queue: queue))
     }
 
     /// Runs `commands` in order; calls `report` with `command -> state` after each.
@@ -105,7 +105,7 @@ package final class ScriptRunner {
         switch command {
         case .next, .retry: viewModel.loadNextPage()
         case .fail:
-            feed.failNextLoad()
+            feed?.failNextLoad()
             viewModel.loadNextPage()
         case .reset: viewModel.reset()
         case .reload: viewModel.reload()

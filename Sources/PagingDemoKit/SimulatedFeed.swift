@@ -1,19 +1,37 @@
 import Foundation
 import PaginatedList
+import PaginatedListHTTP
 import Signals
 
-/// One row of the simulated feed.
-package struct Row: Equatable, Sendable {
-    /// The row's position in the feed, from 1.
+/// One row of the feed: simulated, or decoded from an HTTP endpoint (`{"id": 7, "title": "…"}`; a
+/// missing title is made up from the id).
+package struct Row: Equatable, Sendable, Identifiable, Decodable {
+    /// The row's position in the simulated feed, from 1; the item's id in an HTTP feed.
     package let id: Int
-    /// A made-up title, the same for the same `id` on every run.
+    /// A made-up title, the same for the same `id` on every run; the item's title in an HTTP feed.
     package let title: String
 
     package init(id: Int) {
+        self.init(id: id, title: Self.madeUpTitle(id))
+    }
+
+    package init(id: Int, title: String) {
         self.id = id
+        self.title = title
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, title }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let id = try container.decode(Int.self, forKey: .id)
+        self.init(id: id, title: try container.decodeIfPresent(String.self, forKey: .title) ?? Self.madeUpTitle(id))
+    }
+
+    private static func madeUpTitle(_ id: Int) -> String {
         let adjectives = ["amber", "brisk", "calm", "dusky", "eager", "frosty", "gentle", "hollow", "ivory", "jolly"]
         let nouns = ["falcon", "harbor", "meadow", "lantern", "orchid", "canyon", "pebble", "willow", "comet", "thistle"]
-        title = "\(adjectives[id % adjectives.count]) \(nouns[(id / adjectives.count) % nouns.count])"
+        return "\(adjectives[id % adjectives.count]) \(nouns[(id / adjectives.count) % nouns.count])"
     }
 }
 
@@ -23,11 +41,14 @@ package enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
     case simulated(page: Int)
     /// The load failed because `SimulatedFeed.failNextLoad()` asked it to.
     case forced(page: Int)
+    /// A request to the HTTP endpoint (`--url`) failed.
+    case http(HTTPError)
 
     package var description: String {
         switch self {
         case let .simulated(page): "simulated network error loading page \(page)"
         case let .forced(page): "forced failure loading page \(page)"
+        case let .http(error): error.description
         }
     }
 }

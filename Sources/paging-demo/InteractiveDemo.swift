@@ -3,7 +3,8 @@ import PaginatedList
 import PagingDemoKit
 import Signals
 
-/// The interactive mode: an infinite-scroll list over a `SimulatedFeed`, drawn in the terminal.
+/// The interactive mode: an infinite-scroll list over a `SimulatedFeed` (or an HTTP endpoint, `--url`),
+/// drawn in the terminal.
 ///
 /// Everything here runs on the main thread: the view model delivers there (its default `UIScheduler`),
 /// keys arrive there (`KeyReader` hands them to the main queue), redraws happen there. The observers the
@@ -12,7 +13,8 @@ import Signals
 @MainActor
 final class InteractiveDemo {
     private let options: DemoOptions
-    private let feed: SimulatedFeed
+    /// The simulated feed, or `nil` when the list pages an HTTP endpoint.
+    private let feed: SimulatedFeed?
     private let viewModel: PaginatedListViewModel<Row, FeedError>
     private var screen: ListScreen
     private var observations: [any Disposable] = []
@@ -22,8 +24,7 @@ final class InteractiveDemo {
 
     init(options: DemoOptions) {
         self.options = options
-        feed = options.makeFeed()
-        viewModel = PaginatedListViewModel(dependency: feed)
+        (viewModel, feed) = options.makeList(scheduler: UIScheduler())
         screen = ListScreen(prefetchDistance: options.prefetch)
     }
 
@@ -100,6 +101,7 @@ final class InteractiveDemo {
     }
 
     private var title: String {
+        if let url = options.url { return "paging-demo | \(url.absoluteString) | style \(options.style.rawValue)" }
         let percent = Int((options.effectiveFailureRate * 100).rounded())
         return "paging-demo | \(options.items) items, \(options.pageSize)/page, "
             + "\(options.effectiveLatencyMilliseconds) ms, \(percent)% failures, seed \(options.seed)"
@@ -108,7 +110,8 @@ final class InteractiveDemo {
     /// Restores the terminal, prints a one-line summary and exits.
     private func quit() -> Never {
         TerminalUI.restore()
-        print("paging-demo: \(viewModel.items.value.count) rows loaded, \(feed.loadsStarted) page loads started.")
+        let loads = feed.map { ", \($0.loadsStarted) page loads started" } ?? ""
+        print("paging-demo: \(viewModel.items.value.count) rows loaded\(loads).")
         exit(0)
     }
 }

@@ -191,6 +191,26 @@ import Testing
         #expect(options.effectiveFailureRate == 0)
     }
 
+    @Test func optionsTakeAnHTTPEndpointAndItsPagingStyle() throws {
+        guard case let .run(options) = try DemoInvocation.parse(["--url", "http://127.0.0.1:8080/items?x=1", "--style=link"])
+        else {
+            Issue.record("expected a run")
+            return
+        }
+        #expect(options.url == URL(string: "http://127.0.0.1:8080/items?x=1"))
+        #expect(options.style == .link)
+        guard case let .run(defaults) = try DemoInvocation.parse(["--url", "https://example.com/feed"]) else { return }
+        #expect(defaults.style == .page)
+        guard case let .run(simulated) = try DemoInvocation.parse([]) else { return }
+        #expect(simulated.url == nil)
+    }
+
+    @Test func optionsRejectAnUnknownStyleAndANonHTTPURL() {
+        #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--url", "http://x/", "--style", "keyset"]) }
+        #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--url", "ftp://example.com/feed"]) }
+        #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--url", "not a url"]) }
+    }
+
     @Test func optionsRejectAFailureRateOutsideZeroToOne() {
         #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--failure-rate", "1.5"]) }
     }

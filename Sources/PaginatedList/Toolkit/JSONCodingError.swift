@@ -29,7 +29,7 @@ public struct JSONCodingError: Error, CustomStringConvertible {
         "Could not \(operation.rawValue) \(typeName): \(reason)" + (path.isEmpty ? "." : " at \(path).")
     }
 
-    init(decoding type: Any.Type, _ error: any Error) {
+    package init(decoding type: Any.Type, _ error: any Error) {
         operation = .decoding
         typeName = String(describing: type)
         underlying = error

@@ -1,0 +1,163 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PaginatedList
+import PaginatedListHTTP
+import Signals
+import Testing
+
+/// The fixture server (`Fixtures/feed_server.py`, python3's standard library), run for one test: started
+/// on 127.0.0.1 on an ephemeral port (the script prints it), stopped by `stop()` or when the object goes.
+///
+/// The script also exits when its stdin reaches end of file, so it never outlives a crashed test run.
+final class FeedServer: Sendable {
+    let port: Int
+    private let process: Process
+    private let input: Pipe
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/feed_server.py")
+
+    /// Starts the server with a feed of `items` items (ids 1...items) and waits for its port.
+    ///
+    /// The wait (a blocking read of the script's first line) runs on a dispatch queue, not on the
+    /// cooperative pool, so tests starting servers in parallel do not starve each other.
+    static func start(items: Int = 23) async throws -> FeedServer {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try FeedServer(items: items) })
+            }
+        }
+    }
+
+    private init(items: Int) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.script.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["FEED_ITEMS"] = String(items)
+        environment["PYTHONUNBUFFERED"] = "1"
+        process.environment = environment
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        // The first line of stdout is the port; `availableData` blocks until the script writes it.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw ServerError(message: "feed_server.py printed no port: \(String(decoding: line, as: UTF8.self))")
+        }
+        self.port = port
+        self.process = process
+        self.input = input
+    }
+
+    struct ServerError: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    /// `http://127.0.0.1:PORT/` + `pathAndQuery`.
+    func url(_ pathAndQuery: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")!
+    }
+
+    /// Calls a control endpoint (`"fault?kind=500"`) and returns its JSON answer.
+    @discardableResult
+    func control(_ command: String) async throws -> [String: Any] {
+        var request = URLRequest(url: url("/control/\(command)"))
+        request.httpMethod = "POST"
+        request.timeoutInterval = 10
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    /// The outcomes the server logged for the feed requests tagged `tag`: "pending", "written", "closed".
+    func outcomes(tag: String) async throws -> [String] {
+        let log = try await control("log?tag=\(tag)")
+        return (log["requests"] as? [[String: Any]] ?? []).compactMap { $0["outcome"] as? String }
+    }
+
+    /// Waits (polling the log, at most `timeout`) until the request tagged `tag` is no longer pending;
+    /// returns its outcomes. A safety net, not an assertion: the outcome is what the test checks.
+    func settledOutcomes(tag: String, timeout: Duration = .seconds(10)) async throws -> [String] {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            let outcomes = try await outcomes(tag: tag)
+            if !outcomes.isEmpty, !outcomes.contains("pending") { return outcomes }
+            if clock.now >= deadline { return outcomes }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Stops the server: closing its stdin ends it; `terminate` is the backstop. Does not wait (Foundation
+    /// reaps the process), so it never blocks a thread of the cooperative pool.
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+    }
+
+    deinit { stop() }
+}
+
+/// An item of the fixture feed.
+struct FeedItem: Decodable, Identifiable, Equatable, Sendable {
+    let id: Int
+    let title: String
+    let createdAt: Date
+}
+
+/// Calls `loadNextPage()` and waits until the load it started ends (at most `timeout`, a safety net);
+/// returns the state it ended in, or `nil` if it started no load or did not end in time.
+///
+/// The state observer is attached before the call, so the load's `.loading` and the state after it are
+/// both seen, whichever thread delivers them.
+@discardableResult
+func loadNextPage<Item: Sendable>(
+    _ list: PaginatedListViewModel<Item, HTTPError>, timeout: Duration = .seconds(15)
+) async -> PaginatedListState<HTTPError>? {
+    let (states, continuation) = AsyncStream.makeStream(of: PaginatedListState<HTTPError>.self)
+    let observation = list.state.signal.observeValues { continuation.yield($0) }
+    defer { observation?.dispose() }
+    list.loadNextPage()
+    return await withTaskGroup(of: PaginatedListState<HTTPError>?.self) { group in
+        group.addTask {
+            var started = false
+            for await state in states {
+                if state.isLoading { started = true } else if started { return state }
+            }
+            return nil
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            continuation.finish()
+            return nil
+        }
+        let first = await group.next() ?? nil
+        continuation.finish()
+        group.cancelAll()
+        return first
+    }
+}
+
+/// Loads pages until the list is exhausted or a load fails (or `maxPages` loads); returns the last state.
+@discardableResult
+func loadAll<Item: Sendable>(
+    _ list: PaginatedListViewModel<Item, HTTPError>, maxPages: Int = 100
+) async -> PaginatedListState<HTTPError>? {
+    var state: PaginatedListState<HTTPError>? = list.state.value
+    for _ in 0 ..< maxPages {
+        state = await loadNextPage(list)
+        guard case .idle? = state else { return state }
+    }
+    return state
+}

@@ -92,6 +92,27 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
         core.submit(.reload)
     }
 
+    /// Tells the view model the user is looking at row `visibleIndex`: loads the pending page when at
+    /// most `prefetchDistance` loaded rows lie below that row (`items.count - 1 - visibleIndex <=
+    /// prefetchDistance`; an empty list always qualifies).
+    ///
+    /// Call it from `tableView(_:willDisplay:forRowAt:)`, a SwiftUI row's `onAppear`, or wherever a
+    /// cursor moves; calling it for every row shown is cheap. While a page is loading (or after it
+    /// failed) the request is remembered — the furthest one wins — and re-checked when a page lands: if
+    /// the row is still within the distance of the new end, the next page loads without another call,
+    /// so a user parked at the bottom is never stranded. A failure does not load again by itself: a
+    /// failed page is retried by `loadNextPage()` or by the automatic retry policy, never by this
+    /// call. `reset()` forgets the request. Does nothing once the list is exhausted. May be called
+    /// from any thread; runs on the scheduler.
+    ///
+    /// - Parameters:
+    ///   - visibleIndex: the row the user is looking at, an index into `items`.
+    ///   - prefetchDistance: how many loaded rows below `visibleIndex` still count as "near the end"
+    ///     (negative values count as 0).
+    public func loadNextPageIfNeeded(visibleIndex: Int, prefetchDistance: Int = 5) {
+        core.submit(.loadIfNeeded(PrefetchRequest(visibleIndex: visibleIndex, prefetchDistance: prefetchDistance)))
+    }
+
     deinit {
         core.shutdown()
     }
@@ -127,6 +148,7 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
 
     enum Command {
         case loadNextPage
+        case loadIfNeeded(PrefetchRequest)
         case reset
         case reload
         case event(load: UInt64, Event<Page<Item, Failure>, Failure>)
@@ -136,12 +158,26 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
     enum Phase {
         /// Load `next` (the dependency's first page when `nil`).
         case ready(next: PageProducer?)
-        /// Load `producer` is in flight.
-        case loading(producer: PageProducer)
-        /// Load `producer` failed; it is retried next.
-        case failed(Failure, retry: PageProducer)
+        /// `pending` is in flight.
+        case loading(PendingLoad)
+        /// `pending` failed; it is retried next.
+        case failed(Failure, PendingLoad)
         /// Nothing left to load.
         case exhausted
+    }
+
+    /// A page being loaded (or that failed): its producer, and the furthest prefetch request made while
+    /// it was pending, re-checked when it lands.
+    struct PendingLoad {
+        let producer: PageProducer
+        /// The furthest prefetch request that started this load or arrived while it was pending.
+        var prefetch: PrefetchRequest?
+
+        /// Remembers `request` if it reaches further than the one held.
+        mutating func remember(_ request: PrefetchRequest) {
+            if let held = prefetch, held.reach >= request.reach { return }
+            prefetch = request
+        }
     }
 
     private let firstPage: () -> PageProducer
@@ -230,6 +266,8 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
         switch command {
         case .loadNextPage:
             loadNextPage()
+        case let .loadIfNeeded(request):
+            loadIfNeeded(request)
         case .reset:
             reset()
         case .reload:
@@ -243,20 +281,42 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
     // MARK: - Transitions (drain token held)
 
     private func loadNextPage() {
-        let producer: PageProducer
         switch phase {
         case let .ready(next):
-            producer = next ?? firstPage()
-        case let .failed(_, retry):
-            producer = retry
+            start(PendingLoad(producer: next ?? firstPage()))
+        case let .failed(_, pending):
+            start(pending)
         case .loading, .exhausted:
             return
         }
+    }
+
+    /// A prefetch request: loads when ready and the row is near the end; remembered while a page is
+    /// loading or failed, for when a page lands.
+    private func loadIfNeeded(_ request: PrefetchRequest) {
+        switch phase {
+        case let .ready(next):
+            guard request.wantsMore(count: list.count) else { return }
+            start(PendingLoad(producer: next ?? firstPage(), prefetch: request))
+        case var .loading(pending):
+            pending.remember(request)
+            phase = .loading(pending)
+        case .failed(let error, var pending):
+            pending.remember(request)
+            phase = .failed(error, pending)
+        case .exhausted:
+            return
+        }
+    }
+
+    /// Starts `pending`'s producer as a new load.
+    private func start(_ pending: PendingLoad) {
+        let producer = pending.producer
         let load = nextLoad
         nextLoad += 1
         activeLoad = load
         activeLoadLanded = false
-        phase = .loading(producer: producer)
+        phase = .loading(pending)
         publish(list: nil, change: nil, state: .loading)
 
         let disposable = producer.start { [weak self] event in
@@ -303,7 +363,7 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
             }
             return
         }
-        guard case let .loading(producer) = phase else { return }
+        guard case let .loading(pending) = phase else { return }
         switch event {
         case let .value(page):
             activeLoadLanded = true
@@ -330,13 +390,17 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
                 return landed
             }
             landed?.dispose()
+            // A user parked near the end asked while the page loaded: is the row still near the new end?
+            if let next = page.next, let request = pending.prefetch, request.wantsMore(count: list.count) {
+                start(PendingLoad(producer: next, prefetch: request))
+            }
         case let .failed(error):
             activeLoad = nil
-            phase = .failed(error, retry: producer)
+            phase = .failed(error, pending)
             publish(list: nil, change: nil, state: .failed(error))
         case .completed, .interrupted:
             activeLoad = nil
-            phase = .ready(next: producer)
+            phase = .ready(next: pending.producer)
             publish(list: nil, change: nil, state: .idle)
             if case .completed = event { report(.completedWithoutPage) } else { report(.interruptedWithoutPage) }
         }

@@ -52,10 +52,13 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
 
     /// A view model over `dependency`, delivering every property change on `scheduler`.
     ///
-    /// Starts no request: call `loadNextPage()` to load the first page.
-    public init<D: PaginatedListDependency>(dependency: D, scheduler: any Scheduler = UIScheduler())
-    where D.Item == Item, D.Failure == Failure {
-        let core = ViewModelCore<Item, Failure>(firstPage: dependency.firstPage, scheduler: scheduler)
+    /// Starts no request: call `loadNextPage()` to load the first page. With `retry`, a failed page is
+    /// retried automatically after the policy's delay (see `AutomaticRetry`); without it (the default),
+    /// only `loadNextPage()` retries.
+    public init<D: PaginatedListDependency>(
+        dependency: D, scheduler: any Scheduler = UIScheduler(), retry: AutomaticRetry? = nil
+    ) where D.Item == Item, D.Failure == Failure {
+        let core = ViewModelCore<Item, Failure>(firstPage: dependency.firstPage, scheduler: scheduler, retry: retry)
         self.core = core
         items = Property(core.items)
         loading = Property(core.loading)
@@ -66,23 +69,26 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
         diagnostics = core.diagnostics.output
     }
 
-    /// A view model whose first page comes from `firstPage`, delivering every change on `scheduler`.
+    /// A view model whose first page comes from `firstPage`, delivering every change on `scheduler`,
+    /// retrying failed pages automatically when given `retry`.
     public convenience init(
         scheduler: any Scheduler = UIScheduler(),
+        retry: AutomaticRetry? = nil,
         firstPage: @escaping () -> Producer<Page<Item, Failure>, Failure>
     ) {
-        self.init(dependency: ClosureDependency(makeFirstPage: firstPage), scheduler: scheduler)
+        self.init(dependency: ClosureDependency(makeFirstPage: firstPage), scheduler: scheduler, retry: retry)
     }
 
     /// Loads the pending page, unless a page is loading or the list is exhausted.
     ///
-    /// Retries the failed page after a failure. May be called from any thread; runs on the scheduler.
+    /// Retries the failed page after a failure, at once, cancelling an automatic retry that is waiting.
+    /// May be called from any thread; runs on the scheduler.
     public func loadNextPage() {
         core.submit(.loadNextPage)
     }
 
-    /// Starts over: interrupts the load in flight, empties the list and clears every state; the next
-    /// `loadNextPage()` loads a fresh first page. May be called from any thread; runs on the scheduler.
+    /// Starts over: interrupts the load in flight, cancels a waiting automatic retry, empties the list and
+    /// clears every state; the next `loadNextPage()` loads a fresh first page. May be called from any thread; runs on the scheduler.
     public func reset() {
         core.submit(.reset)
     }
@@ -141,8 +147,9 @@ struct ClosureDependency<Item, Failure: Error>: PaginatedListDependency {
 /// is taken and given back under `lock` (that orders one drainer's writes before the next one's reads).
 /// No lock is held while user code runs (producers' start handlers, observers).
 ///
-/// **Ownership.** The view model retains the core. The core retains the run of the page load in flight;
-/// the run's observer and scheduled drains hold the core weakly. Releasing the view model disposes the run.
+/// **Ownership.** The view model retains the core. The core retains the run of the page load in flight
+/// and the waiting automatic retry's timer; the run's observer, the timer's action and scheduled drains
+/// hold the core weakly. Releasing the view model disposes the run and the timer.
 final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
     typealias PageProducer = Producer<Page<Item, Failure>, Failure>
 
@@ -152,6 +159,8 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
         case reset
         case reload
         case event(load: UInt64, Event<Page<Item, Failure>, Failure>)
+        /// The automatic retry of the failed load `load` is due.
+        case retryDue(failedLoad: UInt64)
     }
 
     /// What `loadNextPage()` would do now.
@@ -160,16 +169,19 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
         case ready(next: PageProducer?)
         /// `pending` is in flight.
         case loading(PendingLoad)
-        /// `pending` failed; it is retried next.
-        case failed(Failure, PendingLoad)
+        /// `pending` failed; it is retried next: by `loadNextPage()`, or by the automatic retry of
+        /// `retryOf` (the number of the failed load) when one is waiting.
+        case failed(Failure, PendingLoad, retryOf: UInt64?)
         /// Nothing left to load.
         case exhausted
     }
 
-    /// A page being loaded (or that failed): its producer, and the furthest prefetch request made while
-    /// it was pending, re-checked when it lands.
+    /// A page being loaded (or that failed): its producer, how often it failed in a row, and the furthest
+    /// prefetch request made while it was pending, re-checked when it lands.
     struct PendingLoad {
         let producer: PageProducer
+        /// The consecutive failures of this page so far (what the automatic retry counts).
+        var failures = 0
         /// The furthest prefetch request that started this load or arrived while it was pending.
         var prefetch: PrefetchRequest?
 
@@ -182,6 +194,10 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
 
     private let firstPage: () -> PageProducer
     private let scheduler: any Scheduler
+    private let retry: AutomaticRetry?
+    /// The waiting automatic retry's timer (on `retry.scheduler`); emptied when the retry is cancelled.
+    /// Thread-safe itself; set by the drain-token holder, disposed by `shutdown()`.
+    private let retryTimer = SerialDisposable()
 
     let items: MutableProperty<ItemList<Item>>
     let loading: MutableProperty<Bool>
@@ -209,10 +225,14 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
     private var nextLoad: UInt64 = 0
     private var list = ItemList<Item>()
     private var published: PaginatedListState<Failure> = .idle
+    /// The jitter's random source (a copy of `retry`'s).
+    private var generator: any RandomNumberGenerator & Sendable
 
-    init(firstPage: @escaping () -> PageProducer, scheduler: any Scheduler) {
+    init(firstPage: @escaping () -> PageProducer, scheduler: any Scheduler, retry: AutomaticRetry?) {
         self.firstPage = firstPage
         self.scheduler = scheduler
+        self.retry = retry
+        generator = retry?.generator ?? SystemRandomNumberGenerator()
         items = MutableProperty(ItemList())
         loading = MutableProperty(false)
         lastError = MutableProperty(nil)
@@ -275,6 +295,8 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
             loadNextPage()
         case let .event(load, event):
             receive(event, of: load)
+        case let .retryDue(failedLoad):
+            retryIfDue(failedLoad)
         }
     }
 
@@ -284,11 +306,18 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
         switch phase {
         case let .ready(next):
             start(PendingLoad(producer: next ?? firstPage()))
-        case let .failed(_, pending):
+        case let .failed(_, pending, retryOf):
+            if retryOf != nil { retryTimer.inner = nil }
             start(pending)
         case .loading, .exhausted:
             return
         }
+    }
+
+    /// The automatic retry of `failedLoad` is due: retries it, unless it was cancelled meanwhile.
+    private func retryIfDue(_ failedLoad: UInt64) {
+        guard case let .failed(_, pending, retryOf) = phase, retryOf == failedLoad else { return }
+        start(pending)
     }
 
     /// A prefetch request: loads when ready and the row is near the end; remembered while a page is
@@ -301,9 +330,9 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
         case var .loading(pending):
             pending.remember(request)
             phase = .loading(pending)
-        case .failed(let error, var pending):
+        case .failed(let error, var pending, let retryOf):
             pending.remember(request)
-            phase = .failed(error, pending)
+            phase = .failed(error, pending, retryOf: retryOf)
         case .exhausted:
             return
         }
@@ -343,6 +372,7 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
         }
         activeLoad = nil
         activeLoadLanded = false
+        if case .failed(_, _, retryOf: _?) = phase { retryTimer.inner = nil }
         phase = .ready(next: nil)
         let hadItems = !list.isEmpty
         if hadItems { list = ItemList() }
@@ -396,8 +426,24 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
             }
         case let .failed(error):
             activeLoad = nil
-            phase = .failed(error, pending)
+            var failed = pending
+            failed.failures += 1
+            guard let retry else {
+                phase = .failed(error, failed, retryOf: nil)
+                return publish(list: nil, change: nil, state: .failed(error))
+            }
+            guard failed.failures <= retry.policy.maxRetries else {
+                phase = .failed(error, failed, retryOf: nil)
+                publish(list: nil, change: nil, state: .failed(error))
+                return report(.retriesExhausted(failures: failed.failures))
+            }
+            let delay = retry.policy.delay(beforeRetry: failed.failures, draw: Double.random(in: 0 ... 1, using: &generator))
+            phase = .failed(error, failed, retryOf: load)
             publish(list: nil, change: nil, state: .failed(error))
+            report(.retryScheduled(retry: failed.failures, delay: delay))
+            retryTimer.inner = retry.scheduler.schedule(after: delay) { [weak self] in
+                self?.submit(.retryDue(failedLoad: load))
+            }
         case .completed, .interrupted:
             activeLoad = nil
             phase = .ready(next: pending.producer)
@@ -443,6 +489,7 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
             return cutOff
         }
         cutOff?.dispose()
+        retryTimer.dispose()
     }
 }
 

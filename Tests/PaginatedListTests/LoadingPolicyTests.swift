@@ -234,3 +234,292 @@ struct PrefetchTests {
         #expect(starts.count == 135)
     }
 }
+
+// MARK: - Automatic retry
+
+/// A policy without jitter, so that delays are exact.
+private func exactPolicy(maxRetries: Int = 5, initial: Duration = .seconds(1), multiplier: Double = 2,
+                         maxDelay: Duration = .seconds(60)) -> RetryPolicy {
+    RetryPolicy(maxRetries: maxRetries, initialDelay: initial, multiplier: multiplier, maxDelay: maxDelay, jitter: 0)
+}
+
+/// A view model on an `ImmediateScheduler` whose automatic retries wait on `timer`.
+private func makeRetryingViewModel(_ source: ScriptedSource, _ policy: RetryPolicy, timer: TestScheduler) -> TestViewModel {
+    TestViewModel(dependency: source, scheduler: ImmediateScheduler(), retry: AutomaticRetry(policy, on: timer))
+}
+
+/// The delays of the retries `diagnostics` announced.
+private func scheduledDelays(_ diagnostics: Recorder<PaginatedListDiagnostic>) -> [Duration] {
+    diagnostics.values.compactMap { if case let .retryScheduled(_, delay) = $0 { delay } else { nil } }
+}
+
+/// A scheduler that runs actions in `TestScheduler` time but cannot cancel them: a retry's timer fires
+/// even after the view model tried to cancel it (as one may, racing a cancellation on another thread).
+private final class UncancellableScheduler: DateScheduler {
+    let base = TestScheduler()
+    var currentDate: Date { base.currentDate }
+    func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        base.schedule(action)
+        return nil
+    }
+    func schedule(after date: Date, action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        base.schedule(after: date, action: action)
+        return nil
+    }
+}
+
+@Suite("Loading policy: automatic retry")
+struct AutomaticRetryTests {
+    @Test func aFailedPageIsRetriedAfterTheInitialDelay() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        let viewModel = makeRetryingViewModel(source, exactPolicy(initial: .seconds(3)), timer: timer)
+        viewModel.loadNextPage()
+        source.lastRun.fail(TestError(1))
+        timer.advance(by: .milliseconds(2_999))
+        #expect(source.runs.count == 1)
+        #expect(viewModel.lastError.value == TestError(1))
+        timer.advance(by: .milliseconds(1))
+        #expect(source.runs.count == 2)
+        #expect(source.lastRun.producerID == source.runs[0].producerID)
+        #expect(viewModel.state.value == .loading)
+    }
+
+    @Test func delaysGrowExponentially() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        let viewModel = makeRetryingViewModel(source, exactPolicy(multiplier: 3), timer: timer)
+        let diagnostics = Recorder(viewModel.diagnostics)
+        viewModel.loadNextPage()
+        var retryTimes: [TimeInterval] = []
+        for _ in 0 ..< 4 {
+            source.lastRun.fail(TestError(1))
+            let failedAt = timer.currentDate
+            timer.run()                                               // to the retry, and no further
+            retryTimes.append(timer.currentDate.timeIntervalSince(failedAt))
+        }
+        #expect(scheduledDelays(diagnostics) == [.seconds(1), .seconds(3), .seconds(9), .seconds(27)])
+        #expect(retryTimes == [1, 3, 9, 27])
+    }
+
+    @Test func delaysAreCappedAtTheMaximum() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        let viewModel = makeRetryingViewModel(source, exactPolicy(multiplier: 10, maxDelay: .seconds(25)), timer: timer)
+        let diagnostics = Recorder(viewModel.diagnostics)
+        viewModel.loadNextPage()
+        for _ in 0 ..< 4 {
+            source.lastRun.fail(TestError(1))
+            timer.run()
+        }
+        #expect(scheduledDelays(diagnostics) == [.seconds(1), .seconds(10), .seconds(25), .seconds(25)])
+    }
+
+    @Test func jitterKeepsEachDelayWithinItsFractionOfTheBase() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        let policy = RetryPolicy(maxRetries: 200, initialDelay: .seconds(10), multiplier: 1, maxDelay: .seconds(60), jitter: 0.25)
+        let viewModel = TestViewModel(dependency: source, scheduler: ImmediateScheduler(),
+                                      retry: AutomaticRetry(policy, on: timer, using: SplitMix64(seed: 7)))
+        let diagnostics = Recorder(viewModel.diagnostics)
+        viewModel.loadNextPage()
+        for _ in 0 ..< 200 {
+            source.lastRun.fail(TestError(1))
+            timer.run()
+        }
+        let delays = scheduledDelays(diagnostics)
+        #expect(delays.count == 200)
+        #expect(delays.allSatisfy { $0 >= .milliseconds(7_500) && $0 <= .milliseconds(12_500) })
+        #expect(Set(delays).count > 100)                              // spread, not constant
+        #expect(delays.contains { $0 < .seconds(9) } && delays.contains { $0 > .seconds(11) })
+    }
+
+    @Test func jitterNeverTakesADelayPastTheMaximum() {
+        let policy = RetryPolicy(maxRetries: 3, initialDelay: .seconds(8), multiplier: 2, maxDelay: .seconds(10), jitter: 0.5)
+        #expect(policy.delay(beforeRetry: 1, draw: 1) == .seconds(10))    // 8 × 1.5, capped
+        #expect(policy.delay(beforeRetry: 1, draw: 0) == .seconds(4))     // 8 × 0.5
+        #expect(policy.delay(beforeRetry: 1, draw: 0.5) == .seconds(8))
+        #expect(policy.delay(beforeRetry: 3, draw: 0) == .seconds(5))     // base capped at 10, × 0.5
+    }
+
+    @Test func theSameSeedGivesTheSameDelays() {
+        func delays(seed: UInt64) -> [Duration] {
+            let source = ScriptedSource()
+            let timer = TestScheduler()
+            let viewModel = TestViewModel(dependency: source, scheduler: ImmediateScheduler(),
+                                          retry: AutomaticRetry(RetryPolicy(maxRetries: 5), on: timer, using: SplitMix64(seed: seed)))
+            let diagnostics = Recorder(viewModel.diagnostics)
+            viewModel.loadNextPage()
+            for _ in 0 ..< 5 {
+                source.lastRun.fail(TestError(1))
+                timer.run()
+            }
+            return scheduledDelays(diagnostics)
+        }
+        #expect(delays(seed: 42) == delays(seed: 42))
+        #expect(delays(seed: 42) != delays(seed: 43))
+    }
+
+    @Test func retriesStopAfterTheMaximumAndAreReported() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        let viewModel = makeRetryingViewModel(source, exactPolicy(maxRetries: 2), timer: timer)
+        let diagnostics = Recorder(viewModel.diagnostics)
+        viewModel.loadNextPage()
+        for _ in 0 ..< 3 {
+            source.lastRun.fail(TestError(1))
+            timer.run()
+        }
+        #expect(source.runs.count == 3)                               // the load and 2 retries
+        #expect(timer.pendingCount == 0)
+        #expect(diagnostics.values == [
+            .retryScheduled(retry: 1, delay: .seconds(1)),
+            .retryScheduled(retry: 2, delay: .seconds(2)),
+            .retriesExhausted(failures: 3),
+        ])
+        #expect(viewModel.lastError.value == TestError(1))
+    }
+
+    @Test func zeroMaxRetriesNeverSchedulesARetry() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        let viewModel = makeRetryingViewModel(source, exactPolicy(maxRetries: 0), timer: timer)
+        let diagnostics = Recorder(viewModel.diagnostics)
+        viewModel.loadNextPage()
+        source.lastRun.fail(TestError(1))
+        #expect(timer.pendingCount == 0)
+        #expect(diagnostics.values == [.retriesExhausted(failures: 1)])
+    }
+
+    @Test func aManualLoadRetriesAtOnceAndCancelsTheWaitingRetry() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        let viewModel = makeRetryingViewModel(source, exactPolicy(initial: .seconds(5)), timer: timer)
+        viewModel.loadNextPage()
+        source.lastRun.fail(TestError(1))
+        timer.advance(by: .seconds(1))
+        viewModel.loadNextPage()
+        #expect(source.runs.count == 2)
+        #expect(timer.pendingCount == 0)
+        timer.run()
+        #expect(source.runs.count == 2)
+        #expect(source.activeRuns == 1)
+    }
+
+    @Test func aFailedManualRetryCountsTowardsTheBackoff() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        let viewModel = makeRetryingViewModel(source, exactPolicy(), timer: timer)
+        let diagnostics = Recorder(viewModel.diagnostics)
+        viewModel.loadNextPage()
+        source.lastRun.fail(TestError(1))
+        viewModel.loadNextPage()
+        source.lastRun.fail(TestError(2))
+        #expect(scheduledDelays(diagnostics) == [.seconds(1), .seconds(2)])
+    }
+
+    @Test func resetCancelsTheWaitingRetry() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        let viewModel = makeRetryingViewModel(source, exactPolicy(), timer: timer)
+        viewModel.loadNextPage()
+        source.lastRun.fail(TestError(1))
+        viewModel.reset()
+        #expect(timer.pendingCount == 0)
+        timer.run()
+        #expect(source.runs.count == 1)
+        #expect(viewModel.state.value == .idle)
+    }
+
+    @Test func aRetryThatFiresAfterItWasCancelledIsIgnored() {
+        let source = ScriptedSource()
+        let timer = UncancellableScheduler()
+        let viewModel = TestViewModel(dependency: source, scheduler: ImmediateScheduler(),
+                                      retry: AutomaticRetry(exactPolicy(), on: timer))
+        viewModel.loadNextPage()
+        source.lastRun.fail(TestError(1))
+        viewModel.loadNextPage()                                      // manual retry: the timer cannot be cancelled
+        timer.base.run()
+        #expect(source.runs.count == 2)
+        viewModel.reset()
+        viewModel.loadNextPage()
+        source.lastRun.fail(TestError(2))
+        viewModel.reset()
+        timer.base.run()
+        #expect(source.runs.count == 3)
+        #expect(viewModel.state.value == .idle)
+    }
+
+    @Test func releasingTheViewModelCancelsTheWaitingRetry() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        weak var released: TestViewModel?
+        do {
+            let viewModel = makeRetryingViewModel(source, exactPolicy(), timer: timer)
+            released = viewModel
+            viewModel.loadNextPage()
+            source.lastRun.fail(TestError(1))
+            #expect(timer.pendingCount == 1)
+        }
+        #expect(released == nil)
+        #expect(timer.pendingCount == 0)
+        timer.run()
+        #expect(source.runs.count == 1)
+    }
+
+    @Test func aPageThatLandsResetsTheRetryCount() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        let viewModel = makeRetryingViewModel(source, exactPolicy(), timer: timer)
+        let diagnostics = Recorder(viewModel.diagnostics)
+        viewModel.loadNextPage()
+        source.lastRun.fail(TestError(1))
+        timer.run()
+        source.lastRun.fail(TestError(1))
+        timer.run()
+        source.lastRun.deliver([1, 2], next: source.producer())      // the second retry lands
+        viewModel.loadNextPage()
+        source.lastRun.fail(TestError(1))
+        #expect(diagnostics.values.last == .retryScheduled(retry: 1, delay: .seconds(1)))
+    }
+
+    @Test func theRetryRunsAsACommandOnTheViewModelsScheduler() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        let main = TestScheduler()
+        let viewModel = TestViewModel(dependency: source, scheduler: main, retry: AutomaticRetry(exactPolicy(), on: timer))
+        viewModel.loadNextPage()
+        main.advance()
+        source.lastRun.fail(TestError(1))
+        main.advance()
+        timer.run()
+        #expect(source.runs.count == 1)                               // due, but not yet run
+        main.advance()
+        #expect(source.runs.count == 2)
+    }
+
+    @Test func aPrefetchRequestDuringTheWaitLeavesTheRetryToThePolicy() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        let viewModel = makeRetryingViewModel(source, exactPolicy(), timer: timer)
+        loadFirstPage(viewModel, source, count: 10)
+        viewModel.loadNextPage()
+        source.lastRun.fail(TestError(1))
+        viewModel.loadNextPageIfNeeded(visibleIndex: 9)
+        #expect(source.runs.count == 2)
+        #expect(timer.pendingCount == 1)
+        timer.run()                                                   // the policy retries
+        source.lastRun.deliver([10, 11], next: source.producer())     // and the parked row loads on
+        #expect(source.runs.count == 4)
+    }
+
+    @Test func withoutAPolicyAFailureWaitsForLoadNextPage() {
+        let source = ScriptedSource()
+        let viewModel = makeViewModel(source)
+        let diagnostics = Recorder(viewModel.diagnostics)
+        viewModel.loadNextPage()
+        source.lastRun.fail(TestError(1))
+        #expect(source.runs.count == 1)
+        #expect(diagnostics.values.isEmpty)
+    }
+}

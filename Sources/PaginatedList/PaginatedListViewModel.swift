@@ -48,7 +48,7 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// What the view model noticed and handled: misbehaving producers, stale pages, source corrections.
     public let diagnostics: Signal<PaginatedListDiagnostic, Never>
 
-    private let core: ViewModelCore<Item, Failure>
+    let core: ViewModelCore<Item, Failure>
 
     /// A view model over `dependency`, delivering every property change on `scheduler`.
     ///

@@ -523,3 +523,98 @@ struct AutomaticRetryTests {
         #expect(diagnostics.values.isEmpty)
     }
 }
+
+// MARK: - Debounce
+
+@Suite("Loading policy: debounced triggers")
+struct DebouncedTriggerTests {
+    @Test func aBurstOfTriggersLoadsOnePageOnceItIsQuiet() {
+        let source = ScriptedSource()
+        let viewModel = makeViewModel(source)
+        let timer = TestScheduler()
+        let (triggers, input) = Signal<Void, Never>.pipe()
+        let observation = viewModel.loadNextPage(whenever: triggers, debounce: .milliseconds(300), on: timer)
+        for _ in 0 ..< 5 {
+            input.send(value: ())
+            timer.advance(by: .milliseconds(100))
+        }
+        #expect(source.runs.isEmpty)
+        timer.advance(by: .milliseconds(200))
+        #expect(source.runs.count == 1)
+        observation.dispose()
+    }
+
+    @Test func eachQuietBurstLoadsAPage() {
+        let source = ScriptedSource()
+        let viewModel = makeViewModel(source)
+        let timer = TestScheduler()
+        let (triggers, input) = Signal<Void, Never>.pipe()
+        let observation = viewModel.loadNextPage(whenever: triggers, debounce: .milliseconds(300), on: timer)
+        input.send(value: ())
+        timer.advance(by: .seconds(1))
+        source.lastRun.deliver([1], next: source.producer())
+        input.send(value: ())
+        input.send(value: ())
+        timer.advance(by: .seconds(1))
+        #expect(source.runs.count == 2)
+        observation.dispose()
+    }
+
+    @Test func disposingTheObservationDropsTheWaitingTrigger() {
+        let source = ScriptedSource()
+        let viewModel = makeViewModel(source)
+        let timer = TestScheduler()
+        let (triggers, input) = Signal<Void, Never>.pipe()
+        let observation = viewModel.loadNextPage(whenever: triggers, debounce: .milliseconds(300), on: timer)
+        input.send(value: ())
+        observation.dispose()
+        #expect(timer.pendingCount == 0)
+        input.send(value: ())
+        timer.run()
+        #expect(source.runs.isEmpty)
+    }
+
+    @Test func aCompletedTriggerSignalActsOnTheWaitingTrigger() {
+        let source = ScriptedSource()
+        let viewModel = makeViewModel(source)
+        let timer = TestScheduler()
+        let (triggers, input) = Signal<Void, Never>.pipe()
+        viewModel.loadNextPage(whenever: triggers, debounce: .milliseconds(300), on: timer)
+        input.send(value: ())
+        input.sendCompleted()
+        #expect(source.runs.count == 1)
+    }
+
+    @Test func theObservationDoesNotKeepTheViewModelAlive() {
+        let source = ScriptedSource()
+        let timer = TestScheduler()
+        let (triggers, input) = Signal<Void, Never>.pipe()
+        weak var released: TestViewModel?
+        do {
+            let viewModel = makeViewModel(source)
+            released = viewModel
+            viewModel.loadNextPage(whenever: triggers, debounce: .milliseconds(300), on: timer)
+        }
+        #expect(released == nil)
+        input.send(value: ())
+        timer.run()
+        #expect(source.runs.isEmpty)
+    }
+
+    @Test func theLastRowOfABurstDecidesWhetherToPrefetch() {
+        let source = ScriptedSource()
+        let viewModel = makeViewModel(source)
+        loadFirstPage(viewModel, source, count: 10)
+        let timer = TestScheduler()
+        let (rows, input) = Signal<Int, Never>.pipe()
+        let observation = viewModel.loadNextPageIfNeeded(visibleIndices: rows, prefetchDistance: 2,
+                                                         debounce: .milliseconds(100), on: timer)
+        for row in [5, 9, 3] { input.send(value: row) }              // scrolled down, then back up
+        timer.run()
+        #expect(source.runs.count == 1)
+        for row in [4, 6, 8] { input.send(value: row) }
+        timer.run()
+        #expect(source.runs.count == 2)
+        observation.dispose()
+    }
+}

@@ -30,6 +30,10 @@ import Signals
 ///     each is reported on `diagnostics`.
 /// 12. Appending a page costs time proportional to the page (`ItemList`), whatever the list's length.
 ///
+/// Loading policy: `loadNextPageIfNeeded(visibleIndex:prefetchDistance:)` prefetches by row index,
+/// an `AutomaticRetry` given at creation retries failed pages with backoff, and
+/// `loadNextPage(whenever:debounce:on:)` turns bursts of triggers into one load.
+///
 /// Properties deliver on the `scheduler` (the main thread by default, with `UIScheduler`). Use
 /// `ImmediateScheduler()` (or `TestScheduler`) in tests.
 public final class PaginatedListViewModel<Item, Failure: Error> {

@@ -13,6 +13,13 @@ public enum PaginatedListDiagnostic: Equatable, Sendable {
     case interruptedWithoutPage
     /// A page arrived for a load that `reset()` had cut off; it was discarded.
     case stalePageDiscarded
+    /// A page failed and the view model's `AutomaticRetry` will retry it: retry number `retry` (1 for the
+    /// first after a success) starts after `delay`, unless `loadNextPage()` retries first or `reset()`
+    /// cancels it.
+    case retryScheduled(retry: Int, delay: Duration)
+    /// A page failed `failures` times in a row and its automatic retries are used up; `loadNextPage()`
+    /// retries it.
+    case retriesExhausted(failures: Int)
     /// A page source corrected its position in a feed that changed while it was paged: `count` items
     /// were dropped as already loaded (`.duplicatesDropped`), or it stepped back to close a gap.
     case sourceCorrection(SourceCorrection)

@@ -31,6 +31,10 @@ import Signals
 ///     lands) or the event grammar (after a terminal event) cuts off never reaches it.
 /// 12. Appending a page costs time proportional to the page (`ItemList`), whatever the list's length.
 ///
+/// Loading policy: `loadNextPageIfNeeded(visibleIndex:prefetchDistance:)` prefetches by row index,
+/// an `AutomaticRetry` given at creation retries failed pages with backoff, and
+/// `loadNextPage(whenever:debounce:on:)` turns bursts of triggers into one load.
+///
 /// Properties deliver on the `scheduler` (the main thread by default, with `UIScheduler`). Use
 /// `ImmediateScheduler()` (or `TestScheduler`) in tests.
 public final class PaginatedListViewModel<Item, Failure: Error> {
@@ -49,14 +53,17 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// What the view model noticed and handled: misbehaving producers, stale pages, source corrections.
     public let diagnostics: Signal<PaginatedListDiagnostic, Never>
 
-    private let core: ViewModelCore<Item, Failure>
+    let core: ViewModelCore<Item, Failure>
 
     /// A view model over `dependency`, delivering every property change on `scheduler`.
     ///
-    /// Starts no request: call `loadNextPage()` to load the first page.
-    public init<D: PaginatedListDependency>(dependency: D, scheduler: any Scheduler = UIScheduler())
-    where D.Item == Item, D.Failure == Failure {
-        let core = ViewModelCore<Item, Failure>(firstPage: dependency.firstPage, scheduler: scheduler)
+    /// Starts no request: call `loadNextPage()` to load the first page. With `retry`, a failed page is
+    /// retried automatically after the policy's delay (see `AutomaticRetry`); without it (the default),
+    /// only `loadNextPage()` retries.
+    public init<D: PaginatedListDependency>(
+        dependency: D, scheduler: any Scheduler = UIScheduler(), retry: AutomaticRetry? = nil
+    ) where D.Item == Item, D.Failure == Failure {
+        let core = ViewModelCore<Item, Failure>(firstPage: dependency.firstPage, scheduler: scheduler, retry: retry)
         self.core = core
         items = Property(core.items)
         loading = Property(core.loading)
@@ -67,23 +74,26 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
         diagnostics = core.diagnostics.output
     }
 
-    /// A view model whose first page comes from `firstPage`, delivering every change on `scheduler`.
+    /// A view model whose first page comes from `firstPage`, delivering every change on `scheduler`,
+    /// retrying failed pages automatically when given `retry`.
     public convenience init(
         scheduler: any Scheduler = UIScheduler(),
+        retry: AutomaticRetry? = nil,
         firstPage: @escaping () -> Producer<Page<Item, Failure>, Failure>
     ) {
-        self.init(dependency: ClosureDependency(makeFirstPage: firstPage), scheduler: scheduler)
+        self.init(dependency: ClosureDependency(makeFirstPage: firstPage), scheduler: scheduler, retry: retry)
     }
 
     /// Loads the pending page, unless a page is loading or the list is exhausted.
     ///
-    /// Retries the failed page after a failure. May be called from any thread; runs on the scheduler.
+    /// Retries the failed page after a failure, at once, cancelling an automatic retry that is waiting.
+    /// May be called from any thread; runs on the scheduler.
     public func loadNextPage() {
         core.submit(.loadNextPage)
     }
 
-    /// Starts over: interrupts the load in flight, empties the list and clears every state; the next
-    /// `loadNextPage()` loads a fresh first page. May be called from any thread; runs on the scheduler.
+    /// Starts over: interrupts the load in flight, cancels a waiting automatic retry, empties the list and
+    /// clears every state; the next `loadNextPage()` loads a fresh first page. May be called from any thread; runs on the scheduler.
     public func reset() {
         core.submit(.reset)
     }
@@ -91,6 +101,27 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// `reset()`, then `loadNextPage()`, as one command.
     public func reload() {
         core.submit(.reload)
+    }
+
+    /// Tells the view model the user is looking at row `visibleIndex`: loads the pending page when at
+    /// most `prefetchDistance` loaded rows lie below that row (`items.count - 1 - visibleIndex <=
+    /// prefetchDistance`; an empty list always qualifies).
+    ///
+    /// Call it from `tableView(_:willDisplay:forRowAt:)`, a SwiftUI row's `onAppear`, or wherever a
+    /// cursor moves; calling it for every row shown is cheap. While a page is loading (or after it
+    /// failed) the request is remembered — the furthest one wins — and re-checked when a page lands: if
+    /// the row is still within the distance of the new end, the next page loads without another call,
+    /// so a user parked at the bottom is never stranded. A failure does not load again by itself: a
+    /// failed page is retried by `loadNextPage()` or by the automatic retry policy, never by this
+    /// call. `reset()` forgets the request. Does nothing once the list is exhausted. May be called
+    /// from any thread; runs on the scheduler.
+    ///
+    /// - Parameters:
+    ///   - visibleIndex: the row the user is looking at, an index into `items`.
+    ///   - prefetchDistance: how many loaded rows below `visibleIndex` still count as "near the end"
+    ///     (negative values count as 0).
+    public func loadNextPageIfNeeded(visibleIndex: Int, prefetchDistance: Int = 5) {
+        core.submit(.loadIfNeeded(PrefetchRequest(visibleIndex: visibleIndex, prefetchDistance: prefetchDistance)))
     }
 
     deinit {
@@ -121,32 +152,57 @@ struct ClosureDependency<Item, Failure: Error>: PaginatedListDependency {
 /// is taken and given back under `lock` (that orders one drainer's writes before the next one's reads).
 /// No lock is held while user code runs (producers' start handlers, observers).
 ///
-/// **Ownership.** The view model retains the core. The core retains the run of the page load in flight;
-/// the run's observer and scheduled drains hold the core weakly. Releasing the view model disposes the run.
+/// **Ownership.** The view model retains the core. The core retains the run of the page load in flight
+/// and the waiting automatic retry's timer; the run's observer, the timer's action and scheduled drains
+/// hold the core weakly. Releasing the view model disposes the run and the timer.
 final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
     typealias PageProducer = Producer<Page<Item, Failure>, Failure>
 
     enum Command {
         case loadNextPage
+        case loadIfNeeded(PrefetchRequest)
         case reset
         case reload
         case event(load: UInt64, Event<Page<Item, Failure>, Failure>)
+        /// The automatic retry of the failed load `load` is due.
+        case retryDue(failedLoad: UInt64)
     }
 
     /// What `loadNextPage()` would do now.
     enum Phase {
         /// Load `next` (the dependency's first page when `nil`).
         case ready(next: PageProducer?)
-        /// Load `producer` is in flight.
-        case loading(producer: PageProducer)
-        /// Load `producer` failed; it is retried next.
-        case failed(Failure, retry: PageProducer)
+        /// `pending` is in flight.
+        case loading(PendingLoad)
+        /// `pending` failed; it is retried next: by `loadNextPage()`, or by the automatic retry of
+        /// `retryOf` (the number of the failed load) when one is waiting.
+        case failed(Failure, PendingLoad, retryOf: UInt64?)
         /// Nothing left to load.
         case exhausted
     }
 
+    /// A page being loaded (or that failed): its producer, how often it failed in a row, and the furthest
+    /// prefetch request made while it was pending, re-checked when it lands.
+    struct PendingLoad {
+        let producer: PageProducer
+        /// The consecutive failures of this page so far (what the automatic retry counts).
+        var failures = 0
+        /// The furthest prefetch request that started this load or arrived while it was pending.
+        var prefetch: PrefetchRequest?
+
+        /// Remembers `request` if it reaches further than the one held.
+        mutating func remember(_ request: PrefetchRequest) {
+            if let held = prefetch, held.reach >= request.reach { return }
+            prefetch = request
+        }
+    }
+
     private let firstPage: () -> PageProducer
     private let scheduler: any Scheduler
+    private let retry: AutomaticRetry?
+    /// The waiting automatic retry's timer (on `retry.scheduler`); emptied when the retry is cancelled.
+    /// Thread-safe itself; set by the drain-token holder, disposed by `shutdown()`.
+    private let retryTimer = SerialDisposable()
 
     let items: MutableProperty<ItemList<Item>>
     let loading: MutableProperty<Bool>
@@ -174,10 +230,14 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
     private var nextLoad: UInt64 = 0
     private var list = ItemList<Item>()
     private var published: PaginatedListState<Failure> = .idle
+    /// The jitter's random source (a copy of `retry`'s).
+    private var generator: any RandomNumberGenerator & Sendable
 
-    init(firstPage: @escaping () -> PageProducer, scheduler: any Scheduler) {
+    init(firstPage: @escaping () -> PageProducer, scheduler: any Scheduler, retry: AutomaticRetry?) {
         self.firstPage = firstPage
         self.scheduler = scheduler
+        self.retry = retry
+        generator = retry?.generator ?? SystemRandomNumberGenerator()
         items = MutableProperty(ItemList())
         loading = MutableProperty(false)
         lastError = MutableProperty(nil)
@@ -231,6 +291,8 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
         switch command {
         case .loadNextPage:
             loadNextPage()
+        case let .loadIfNeeded(request):
+            loadIfNeeded(request)
         case .reset:
             reset()
         case .reload:
@@ -238,26 +300,57 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
             loadNextPage()
         case let .event(load, event):
             receive(event, of: load)
+        case let .retryDue(failedLoad):
+            retryIfDue(failedLoad)
         }
     }
 
     // MARK: - Transitions (drain token held)
 
     private func loadNextPage() {
-        let producer: PageProducer
         switch phase {
         case let .ready(next):
-            producer = next ?? firstPage()
-        case let .failed(_, retry):
-            producer = retry
+            start(PendingLoad(producer: next ?? firstPage()))
+        case let .failed(_, pending, retryOf):
+            if retryOf != nil { retryTimer.inner = nil }
+            start(pending)
         case .loading, .exhausted:
             return
         }
+    }
+
+    /// The automatic retry of `failedLoad` is due: retries it, unless it was cancelled meanwhile.
+    private func retryIfDue(_ failedLoad: UInt64) {
+        guard case let .failed(_, pending, retryOf) = phase, retryOf == failedLoad else { return }
+        start(pending)
+    }
+
+    /// A prefetch request: loads when ready and the row is near the end; remembered while a page is
+    /// loading or failed, for when a page lands.
+    private func loadIfNeeded(_ request: PrefetchRequest) {
+        switch phase {
+        case let .ready(next):
+            guard request.wantsMore(count: list.count) else { return }
+            start(PendingLoad(producer: next ?? firstPage(), prefetch: request))
+        case var .loading(pending):
+            pending.remember(request)
+            phase = .loading(pending)
+        case .failed(let error, var pending, let retryOf):
+            pending.remember(request)
+            phase = .failed(error, pending, retryOf: retryOf)
+        case .exhausted:
+            return
+        }
+    }
+
+    /// Starts `pending`'s producer as a new load.
+    private func start(_ pending: PendingLoad) {
+        let producer = pending.producer
         let load = nextLoad
         nextLoad += 1
         activeLoad = load
         activeLoadLanded = false
-        phase = .loading(producer: producer)
+        phase = .loading(pending)
         publish(list: nil, change: nil, state: .loading)
 
         let disposable = producer.start { [weak self] event in
@@ -284,6 +377,7 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
         }
         activeLoad = nil
         activeLoadLanded = false
+        if case .failed(_, _, retryOf: _?) = phase { retryTimer.inner = nil }
         phase = .ready(next: nil)
         let hadItems = !list.isEmpty
         if hadItems { list = ItemList() }
@@ -304,7 +398,7 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
             }
             return
         }
-        guard case let .loading(producer) = phase else { return }
+        guard case let .loading(pending) = phase else { return }
         switch event {
         case let .value(page):
             activeLoadLanded = true
@@ -331,13 +425,33 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
                 return landed
             }
             landed?.dispose()
+            // A user parked near the end asked while the page loaded: is the row still near the new end?
+            if let next = page.next, let request = pending.prefetch, request.wantsMore(count: list.count) {
+                start(PendingLoad(producer: next, prefetch: request))
+            }
         case let .failed(error):
             activeLoad = nil
-            phase = .failed(error, retry: producer)
+            var failed = pending
+            failed.failures += 1
+            guard let retry else {
+                phase = .failed(error, failed, retryOf: nil)
+                return publish(list: nil, change: nil, state: .failed(error))
+            }
+            guard failed.failures <= retry.policy.maxRetries else {
+                phase = .failed(error, failed, retryOf: nil)
+                publish(list: nil, change: nil, state: .failed(error))
+                return report(.retriesExhausted(failures: failed.failures))
+            }
+            let delay = retry.policy.delay(beforeRetry: failed.failures, draw: Double.random(in: 0 ... 1, using: &generator))
+            phase = .failed(error, failed, retryOf: load)
             publish(list: nil, change: nil, state: .failed(error))
+            report(.retryScheduled(retry: failed.failures, delay: delay))
+            retryTimer.inner = retry.scheduler.schedule(after: delay) { [weak self] in
+                self?.submit(.retryDue(failedLoad: load))
+            }
         case .completed, .interrupted:
             activeLoad = nil
-            phase = .ready(next: producer)
+            phase = .ready(next: pending.producer)
             publish(list: nil, change: nil, state: .idle)
             if case .completed = event { report(.completedWithoutPage) } else { report(.interruptedWithoutPage) }
         }
@@ -380,6 +494,7 @@ final class ViewModelCore<Item, Failure: Error>: @unchecked Sendable {
             return cutOff
         }
         cutOff?.dispose()
+        retryTimer.dispose()
     }
 }
 

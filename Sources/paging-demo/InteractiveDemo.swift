@@ -48,15 +48,13 @@ final class InteractiveDemo {
         listDidChange()
     }
 
-    /// After any change of the list, its state or the cursor: keep the cursor in the list, prefetch if it
-    /// is near the end (this is also what loads the next page when the user is parked at the end and a
-    /// load finishes), and redraw.
+    /// After any change of the list, its state or the cursor: keep the cursor in the list, tell the view
+    /// model which row the user is looking at (it loads when the row is within `--prefetch` rows of the
+    /// end, and re-checks a row it was told about while a page loaded when that page lands, so a user
+    /// parked at the end is not stranded; it does not retry a failed page), and redraw.
     private func listDidChange() {
-        let count = viewModel.items.value.count
-        screen.clamp(count: count)
-        if screen.shouldLoadNextPage(count: count, state: viewModel.state.value) {
-            viewModel.loadNextPage()
-        }
+        screen.clamp(count: viewModel.items.value.count)
+        viewModel.loadNextPageIfNeeded(visibleIndex: screen.cursor, prefetchDistance: screen.prefetchDistance)
         setNeedsRedraw()
     }
 

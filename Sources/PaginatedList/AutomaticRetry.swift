@@ -1,0 +1,31 @@
+import Signals
+
+/// Opt-in automatic retry for a `PaginatedListViewModel`: a `RetryPolicy`, the `DateScheduler` that
+/// times the waits, and the random source of the jitter.
+///
+/// After a page fails, the view model waits the policy's delay on `scheduler`, then retries the page as
+/// a command on its own scheduler (as if `loadNextPage()` were called). A manual `loadNextPage()` during
+/// the wait retries at once and cancels the wait; `reset()` and the release of the view model cancel it.
+/// Consecutive failures of a page count towards `policy.maxRetries`; a page that lands resets the count.
+public struct AutomaticRetry: Sendable {
+    /// How many retries, and the delays between them.
+    public let policy: RetryPolicy
+    /// Where the waits are timed (a `QueueScheduler` in an app, a `TestScheduler` in tests).
+    public let scheduler: any DateScheduler
+    /// The jitter's random source: each view model takes its own copy.
+    let generator: any RandomNumberGenerator & Sendable
+
+    /// Retries by `policy`, timed on `scheduler`, with jitter drawn from the system's random generator.
+    public init(_ policy: RetryPolicy = RetryPolicy(), on scheduler: any DateScheduler) {
+        self.init(policy, on: scheduler, using: SystemRandomNumberGenerator())
+    }
+
+    /// Retries by `policy`, timed on `scheduler`, with jitter drawn from `generator` (a seeded one makes
+    /// the delays reproducible). Each view model given this value draws from its own copy of `generator`.
+    public init<G: RandomNumberGenerator & Sendable>(_ policy: RetryPolicy = RetryPolicy(), on scheduler: any DateScheduler,
+                                                     using generator: G) {
+        self.policy = policy
+        self.scheduler = scheduler
+        self.generator = generator
+    }
+}

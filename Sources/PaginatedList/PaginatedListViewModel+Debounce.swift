@@ -1,0 +1,46 @@
+import Signals
+
+extension PaginatedListViewModel {
+    /// Calls `loadNextPage()` once per burst of `triggers`: when `interval` has passed on `scheduler`
+    /// without another trigger (the `debounce` operator).
+    ///
+    /// For UIs that send many triggers for one intent (scroll events, repeated key presses). The load
+    /// itself runs as a command on the view model's scheduler, as `loadNextPage()` does. Stops when the
+    /// returned disposable is disposed (a trigger still waiting is dropped), when `triggers` terminates
+    /// (after a trigger still waiting is acted on, if it completed), or when the view model is released.
+    /// Holds the view model weakly; the observation of `triggers` is held by `triggers` until then.
+    @discardableResult
+    public func loadNextPage(
+        whenever triggers: Signal<Void, Never>, debounce interval: Duration, on scheduler: any DateScheduler
+    ) -> any Disposable {
+        Self.debounced(triggers, interval, scheduler).startWithValues { [weak core] _ in
+            core?.submit(.loadNextPage)
+        }
+    }
+
+    /// Calls `loadNextPageIfNeeded(visibleIndex:prefetchDistance:)` with the last row of each burst of
+    /// `visibleIndices`: when `interval` has passed on `scheduler` without another row.
+    ///
+    /// Feed it the rows a list view displays (`willDisplay`, `onAppear`, a moving cursor). The last row
+    /// of a burst is where the user stopped; a row sent while a page loads is remembered and re-checked
+    /// when it lands, as with `loadNextPageIfNeeded`. Stops as `loadNextPage(whenever:debounce:on:)` does.
+    @discardableResult
+    public func loadNextPageIfNeeded(
+        visibleIndices: Signal<Int, Never>, prefetchDistance: Int = 5,
+        debounce interval: Duration, on scheduler: any DateScheduler
+    ) -> any Disposable {
+        Self.debounced(visibleIndices, interval, scheduler).startWithValues { [weak core] row in
+            core?.submit(.loadIfNeeded(PrefetchRequest(visibleIndex: row, prefetchDistance: prefetchDistance)))
+        }
+    }
+
+    /// A producer whose run observes `signal` (until the run is disposed) and debounces it.
+    private static func debounced<Value: Sendable>(
+        _ signal: Signal<Value, Never>, _ interval: Duration, _ scheduler: any DateScheduler
+    ) -> Producer<Value, Never> {
+        Producer<Value, Never> { observer, lifetime in
+            lifetime.add(signal.observe { event in observer.send(event) })
+        }
+        .debounce(interval, on: scheduler)
+    }
+}

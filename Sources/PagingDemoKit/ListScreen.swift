@@ -31,15 +31,6 @@ package struct ListScreen: Sendable {
         if count == 0 { top = 0 }
     }
 
-    /// Whether to call `loadNextPage()` now: idle (not loading, not failed, not exhausted) and at most
-    /// `prefetchDistance` loaded rows below the cursor (an empty list always qualifies).
-    ///
-    /// A failed load is not retried here: the user retries with `r`, so a failing feed is not hammered.
-    package func shouldLoadNextPage(count: Int, state: PaginatedListState<FeedError>) -> Bool {
-        guard case .idle = state else { return false }
-        return count - 1 - cursor <= prefetchDistance
-    }
-
     /// The text and style of one screen line.
     package struct Line: Equatable, Sendable {
         package enum Style: Equatable, Sendable { case title, rule, row, cursorRow, placeholder, status, error, help }

@@ -221,23 +221,6 @@ import Testing
 
     // MARK: - The interactive screen
 
-    @Test func prefetchStartsWhenTheCursorIsWithinTheDistanceOfTheEnd() {
-        var screen = ListScreen(prefetchDistance: 5)
-        #expect(screen.shouldLoadNextPage(count: 0, state: .idle))
-        screen.move(to: 13, count: 20)
-        #expect(!screen.shouldLoadNextPage(count: 20, state: .idle))   // 6 rows below
-        screen.move(by: 1, count: 20)
-        #expect(screen.shouldLoadNextPage(count: 20, state: .idle))    // 5 rows below
-    }
-
-    @Test func prefetchWaitsWhileLoadingAndNeverRetriesAFailureByItself() {
-        var screen = ListScreen(prefetchDistance: 5)
-        screen.move(to: 19, count: 20)
-        #expect(!screen.shouldLoadNextPage(count: 20, state: .loading))
-        #expect(!screen.shouldLoadNextPage(count: 20, state: .failed(.simulated(page: 2))))
-        #expect(!screen.shouldLoadNextPage(count: 20, state: .exhausted))
-    }
-
     @Test func theScreenFitsEightyByTwentyFourAndKeepsTheCursorVisible() {
         var screen = ListScreen(prefetchDistance: 5)
         let rows = ItemList((1 ... 60).map { Row(id: $0) })

@@ -4,6 +4,7 @@
 // No package dependencies: the reactive core (`Signals`) is the package's own.
 //
 //   paging-demo (executable) ─► PagingDemoKit ─► PaginatedList ─► Signals
+//                                     └───────► PaginatedListTesting (ChangingFeed: the demo's --churn)
 //   Benchmarks  (executable) ─► PaginatedList ─► Signals
 //   PaginatedListTesting ─────► PaginatedList ─► Signals
 import PackageDescription
@@ -28,7 +29,8 @@ let package = Package(
         .target(name: "PaginatedList", dependencies: ["Signals"], swiftSettings: settings),
         .target(name: "PaginatedListTesting", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
         // The demo's testable parts (options, simulated feed, script mode, screen model); not a product.
-        .target(name: "PagingDemoKit", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
+        .target(name: "PagingDemoKit", dependencies: ["PaginatedList", "PaginatedListTesting", "Signals"],
+                swiftSettings: settings),
         .executableTarget(name: "paging-demo", dependencies: ["PagingDemoKit", "PaginatedList", "Signals"],
                           swiftSettings: settings),
         .executableTarget(name: "Benchmarks", dependencies: ["PaginatedList", "Signals", "HeapStatistics"],

@@ -14,6 +14,10 @@ package struct DemoOptions: Equatable, Sendable {
     package var prefetch = 5
     /// The commands of a non-interactive run; `nil` for the interactive mode.
     package var script: [ScriptCommand]?
+    /// The page source the list loads through.
+    package var source: DemoSource = .simulated
+    /// Rows the feed inserts, and rows it deletes, at random positions after every request.
+    package var churn = 0
 
     package init() {}
 
@@ -29,7 +33,7 @@ package struct DemoOptions: Equatable, Sendable {
     package func makeFeed() -> SimulatedFeed {
         SimulatedFeed(
             itemCount: items, pageSize: pageSize, latency: .milliseconds(effectiveLatencyMilliseconds),
-            failureRate: effectiveFailureRate, seed: seed
+            failureRate: effectiveFailureRate, seed: seed, churn: churn
         )
     }
 }
@@ -92,9 +96,17 @@ extension DemoInvocation {
                 options.prefetch = try integer(try nextValue(), for: name, atLeast: 0)
             case "script":
                 options.script = try ScriptCommand.parseScript(try nextValue())
+            case "source":
+                options.source = try DemoSource.parse(try nextValue())
+            case "churn":
+                options.churn = try integer(try nextValue(), for: name, atLeast: 0)
             default:
                 throw OptionsError(message: "unknown option '--\(name)'")
             }
+        }
+        if options.source == .array && options.churn > 0 {
+            throw OptionsError(message: "--churn changes the feed, but --source array pages a copy taken at start; "
+                + "pick another source")
         }
         return .run(options)
     }
@@ -121,6 +133,15 @@ extension DemoInvocation {
           --failure-rate P     chance from 0 to 1 that a load fails (default 0.1; 0 in script mode)
           --seed N             seed of the failure draws (default 1)
           --prefetch N         load the next page when at most N rows are below the cursor (default 5)
+          --source NAME        the page source (default simulated):
+                                 simulated  the feed's own chain: next offset = rows loaded
+                                 page       PageNumberSource (page=N&size=S, with totals)
+                                 offset     OffsetSource (offset/limit, one-row overlap, corrections)
+                                 cursor     CursorSource (after=ID&limit=L)
+                                 ids        IDSnapshotSource (the IDs once, then rows by batch of IDs)
+                                 array      ArraySource (a copy of the rows taken at start)
+          --churn N            after every request the feed inserts N rows and deletes N rows at random
+                               positions (seeded by --seed); corrections are shown (default 0)
           --script LIST        comma-separated commands:
                                  next    loadNextPage()
                                  retry   loadNextPage() after a failure (retries the failed page)
@@ -128,6 +149,8 @@ extension DemoInvocation {
                                  reset   reset(): empty the list, start over on the next load
                                  reload  reload(): reset(), then load the first page
                                  wait    wait until the load in flight (if any) ends
+                               Corrections are printed under the command's line; with --churn, a last
+                               line audits the rows loaded (duplicates, holes).
           -h, --help           show this help
 
         KEYS (interactive)

@@ -3,7 +3,8 @@ import PaginatedList
 import PagingDemoKit
 import Signals
 
-/// The interactive mode: an infinite-scroll list over a `SimulatedFeed`, drawn in the terminal.
+/// The interactive mode: an infinite-scroll list over a `SimulatedFeed` (through the `--source` the options
+/// pick), drawn in the terminal; the status line counts the source's corrections and shows the last one.
 ///
 /// Everything here runs on the main thread: the view model delivers there (its default `UIScheduler`),
 /// keys arrive there (`KeyReader` hands them to the main queue), redraws happen there. The observers the
@@ -19,11 +20,15 @@ final class InteractiveDemo {
     /// SIGINT, SIGTERM (restore the terminal and exit) and SIGWINCH (redraw).
     private var signalSources: [any DispatchSourceSignal] = []
     private var redrawScheduled = false
+    /// The source's corrections so far, and the description of the last diagnostic (a correction, or a
+    /// misbehaving producer's outcome).
+    private var corrections = 0
+    private var lastDiagnostic: String?
 
     init(options: DemoOptions) {
         self.options = options
         feed = options.makeFeed()
-        viewModel = PaginatedListViewModel(dependency: feed)
+        viewModel = options.makeViewModel(feed: feed, scheduler: UIScheduler())
         screen = ListScreen(prefetchDistance: options.prefetch)
     }
 
@@ -36,6 +41,9 @@ final class InteractiveDemo {
         observations = [
             viewModel.items.signal.observeValues { _ in changed() },
             viewModel.state.signal.observeValues { _ in changed() },
+            viewModel.diagnostics.observeValues { [weak self] diagnostic in
+                MainActor.assumeIsolated { self?.record(diagnostic) }
+            },
         ].compactMap { $0 }
         signalSources.append(TerminalUI.onResize { [weak self] in
             MainActor.assumeIsolated { self?.setNeedsRedraw() }
@@ -56,6 +64,15 @@ final class InteractiveDemo {
         if screen.shouldLoadNextPage(count: count, state: viewModel.state.value) {
             viewModel.loadNextPage()
         }
+        setNeedsRedraw()
+    }
+
+    /// Counts a correction and keeps the last diagnostic's description, for the status line.
+    private func record(_ diagnostic: PaginatedListDiagnostic) {
+        if diagnostic.isCorrection { corrections += 1 }
+        var description = diagnostic.demoDescription
+        if description.hasPrefix("correction: ") { description.removeFirst("correction: ".count) }
+        lastDiagnostic = description
         setNeedsRedraw()
     }
 
@@ -94,21 +111,24 @@ final class InteractiveDemo {
         let size = TerminalUI.size
         let lines = screen.render(
             rows: viewModel.items.value, state: viewModel.state.value, title: title,
-            width: size.width, height: size.height
+            width: size.width, height: size.height,
+            note: lastDiagnostic.map { "\(corrections) corrections; last: \($0)" }
         )
         TerminalUI.draw(lines)
     }
 
     private var title: String {
         let percent = Int((options.effectiveFailureRate * 100).rounded())
-        return "paging-demo | \(options.items) items, \(options.pageSize)/page, "
-            + "\(options.effectiveLatencyMilliseconds) ms, \(percent)% failures, seed \(options.seed)"
+        let churn = options.churn > 0 ? ", churn \(options.churn)" : ""
+        return "paging-demo | \(options.source.rawValue) source, \(options.items) items, \(options.pageSize)/page, "
+            + "\(options.effectiveLatencyMilliseconds) ms, \(percent)% failures\(churn), seed \(options.seed)"
     }
 
     /// Restores the terminal, prints a one-line summary and exits.
     private func quit() -> Never {
         TerminalUI.restore()
-        print("paging-demo: \(viewModel.items.value.count) rows loaded, \(feed.loadsStarted) page loads started.")
+        print("paging-demo: \(viewModel.items.value.count) rows loaded, \(feed.loadsStarted) requests started, "
+            + "\(corrections) corrections.")
         exit(0)
     }
 }

@@ -137,6 +137,20 @@ extension PaginatedListDiagnostic {
         }
     }
 
+    /// A few words for the interactive status line.
+    package var demoShortDescription: String {
+        switch self {
+        case let .sourceCorrection(.duplicatesDropped(count)): "dropped \(count) already loaded"
+        case let .sourceCorrection(.resynchronised(by)): "stepped back \(by) over a gap"
+        case .sourceCorrection(.resynchronisationFailed): "lost its place"
+        case let .sourceCorrection(.missingItemsSkipped(count)): "skipped \(count) deleted"
+        case .extraPageIgnored: "extra page ignored"
+        case .failureAfterPageIgnored: "late failure ignored"
+        case .completedWithoutPage, .interruptedWithoutPage: "no page; retried next"
+        case .stalePageDiscarded: "stale page discarded"
+        }
+    }
+
     /// Whether this is a page source's correction (not a producer's misbehaviour).
     package var isCorrection: Bool {
         if case .sourceCorrection = self { return true }

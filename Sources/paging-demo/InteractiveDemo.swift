@@ -70,9 +70,7 @@ final class InteractiveDemo {
     /// Counts a correction and keeps the last diagnostic's description, for the status line.
     private func record(_ diagnostic: PaginatedListDiagnostic) {
         if diagnostic.isCorrection { corrections += 1 }
-        var description = diagnostic.demoDescription
-        if description.hasPrefix("correction: ") { description.removeFirst("correction: ".count) }
-        lastDiagnostic = description
+        lastDiagnostic = diagnostic.demoShortDescription
         setNeedsRedraw()
     }
 
@@ -112,7 +110,7 @@ final class InteractiveDemo {
         let lines = screen.render(
             rows: viewModel.items.value, state: viewModel.state.value, title: title,
             width: size.width, height: size.height,
-            note: lastDiagnostic.map { "\(corrections) corrections; last: \($0)" }
+            note: lastDiagnostic.map { "fixes: \(corrections), last: \($0)" }
         )
         TerminalUI.draw(lines)
     }

@@ -4,6 +4,7 @@
 // No package dependencies: the reactive core (`Signals`) is the package's own.
 //
 //   paging-demo (executable) ─► PagingDemoKit ─► PaginatedListHTTP ─► PaginatedList ─► Signals
+//                                     └───────► PaginatedListTesting (ChangingFeed: the demo's --churn)
 //   Benchmarks  (executable) ─► PaginatedList ─► Signals
 //   PaginatedListTesting ─────► PaginatedList ─► Signals
 import PackageDescription
@@ -32,7 +33,8 @@ let package = Package(
         // imports FoundationNetworking (on Linux).
         .target(name: "PaginatedListHTTP", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
         // The demo's testable parts (options, simulated feed, script mode, screen model); not a product.
-        .target(name: "PagingDemoKit", dependencies: ["PaginatedList", "PaginatedListHTTP", "Signals"], swiftSettings: settings),
+        .target(name: "PagingDemoKit", dependencies: ["PaginatedList", "PaginatedListHTTP", "PaginatedListTesting", "Signals"],
+                swiftSettings: settings),
         .executableTarget(name: "paging-demo", dependencies: ["PagingDemoKit", "PaginatedList", "PaginatedListHTTP", "Signals"],
                           swiftSettings: settings),
         .executableTarget(name: "Benchmarks", dependencies: ["PaginatedList", "Signals", "HeapStatistics"],

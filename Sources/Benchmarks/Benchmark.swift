@@ -24,17 +24,58 @@ struct Benchmark {
     let expected: (Int) -> Int
 }
 
-/// A group of benchmarks, one file each (`CoreBenchmarks.swift`); register new ones in `allSuites`.
+/// A measurement whose figures do not fit "ours vs limit per unit": costs per page over a long run, how
+/// they scale from the start of the run to its end, peak memory. It runs itself and returns its figures,
+/// each with the target it is held to; they are printed as a table of their own.
+struct Study {
+    /// The study's title; `--filter` matches it.
+    let name: String
+    /// Runs the study: `quick` asks for a smaller scale (a tenth of the pages), `runs` is how many timed
+    /// runs to take the median of where a run is cheap.
+    let run: (_ quick: Bool, _ runs: Int) -> StudyResult
+}
+
+/// What a study measured.
+struct StudyResult {
+    /// The figures, in the order they are printed.
+    var figures: [Figure] = []
+    /// Lines printed under the table (what was measured, and how).
+    var notes: [String] = []
+    /// Whether the work was verified (every item landed, in order): the studies' checksum.
+    var ok = true
+}
+
+/// One figure of a study.
+struct Figure {
+    let name: String
+    let value: String
+    /// The target, as text (`≤ 1.5`); empty when the figure is informative only.
+    var target = ""
+    /// Whether the target is met; `nil` when there is none (or the figure is unavailable).
+    var met: Bool?
+}
+
+/// A group of benchmarks and studies, one file each (`CoreBenchmarks.swift`, `ViewModelBenchmarks.swift`,
+/// `SourceBenchmarks.swift`); register new ones in `allSuites`.
 protocol BenchmarkSuite: Sendable {
     /// The suite's name; `--filter` matches it too.
     static var name: String { get }
-    /// The suite's benchmarks, in the order they are printed.
+    /// The suite's "ours vs limit" benchmarks, in the order they are printed.
     static var benchmarks: [Benchmark] { get }
+    /// The suite's studies, in the order they are printed.
+    static var studies: [Study] { get }
+}
+
+extension BenchmarkSuite {
+    static var benchmarks: [Benchmark] { [] }
+    static var studies: [Study] { [] }
 }
 
 /// Every suite `Benchmarks` runs, in order.
 let allSuites: [any BenchmarkSuite.Type] = [
     CoreBenchmarks.self,
+    ViewModelBenchmarks.self,
+    SourceBenchmarks.self,
 ]
 
 /// What observers add their values into: cheap, and opaque to the optimiser.

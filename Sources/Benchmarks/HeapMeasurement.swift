@@ -1,6 +1,7 @@
 import HeapStatistics
+import Signals
 
-/// Bytes currently allocated on the heap, from glibc's `mallinfo2()`; `nil` where unavailable (the C
+/// Bytes currently allocated on the heap (mmapped chunks included), from glibc's `mallinfo2()`; `nil` where unavailable (the C
 /// side is compiled only against glibc 2.33 or later).
 func heapBytesInUse() -> Int? {
     let bytes = heap_statistics_bytes_in_use()
@@ -18,4 +19,27 @@ func heapGrowth(count: Int, _ make: (Int) -> AnyObject?) -> Int {
     let after = heapBytesInUse()!
     blackHole(kept)
     return after - before
+}
+
+/// The largest heap growth seen since it was made, from `mallinfo2()` samples: call `sample()` wherever
+/// the peak may be (a transient copy is alive, a page has landed). Thread-safe (`Locked`).
+final class HeapPeak: Sendable {
+    private let baseline: Int?
+    private let peak = Locked<Int>(0)
+
+    /// Starts measuring from the heap in use now.
+    init() {
+        baseline = heapBytesInUse()
+    }
+
+    /// Records the heap in use now, if it is the largest so far.
+    func sample() {
+        guard let baseline, let now = heapBytesInUse() else { return }
+        peak.withLock { $0 = max($0, now - baseline) }
+    }
+
+    /// The largest growth sampled, in bytes; `nil` where allocator statistics are unavailable.
+    var growth: Int? {
+        baseline == nil ? nil : peak.withLock { $0 }
+    }
 }

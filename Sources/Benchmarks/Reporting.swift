@@ -71,3 +71,38 @@ func printTable(_ rows: [[String]]) {
     }.joined(separator: "|") + "|")
     for row in rows.dropFirst() { print(line(row)) }
 }
+
+/// `duration` in nanoseconds.
+func nanoseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+}
+
+/// Times each call of `step(k)` for `k` in `0 ..< count`; the nanoseconds of each, and of them all.
+func timePerStep(_ count: Int, _ step: (Int) -> Void) -> (perStep: [Double], total: Double) {
+    let clock = ContinuousClock()
+    var perStep: [Double] = []
+    perStep.reserveCapacity(count)
+    let start = clock.now
+    var last = start
+    for k in 0 ..< count {
+        step(k)
+        let now = clock.now
+        perStep.append(nanoseconds(now - last))
+        last = now
+    }
+    return (perStep, nanoseconds(last - start))
+}
+
+/// The median cost of the first `window` steps and of the last `window` steps.
+func firstAndLast(_ perStep: [Double], window: Int) -> (first: Double, last: Double) {
+    (median(Array(perStep.prefix(window))), median(Array(perStep.suffix(window))))
+}
+
+/// `value` (bytes) in MB, three significant figures.
+func megabytes(_ value: Double) -> String { format(value / 1_000_000) + " MB" }
+
+/// `value` (ns) in µs, or in ms from 10 ms up.
+func duration(_ nanoseconds: Double) -> String {
+    nanoseconds >= 10_000_000 ? format(nanoseconds / 1e6) + " ms" : format(nanoseconds / 1e3) + " µs"
+}

@@ -1,10 +1,13 @@
-// Benchmarks: release-mode figures for the reactive core, beside plain closures doing the same work.
+// Benchmarks: release-mode figures for the reactive core, beside plain closures doing the same work,
+// and studies of the view model and the page sources at length (per-page costs, peak memory).
 //
 //   swift run -c release Benchmarks [--quick] [--filter NAME]
 //
 // Time rows: the median of 5 runs after 1 warm-up, ours and the limit interleaved run by run.
 // Heap rows: glibc allocator statistics (mallinfo2) over many live instances; "n/a" elsewhere.
-// Exit status 3 if a checksum is wrong (an event lost, duplicated, or delivered after dispose).
+// Studies: a table each, figures with their targets; medians of 5 runs (3 with --quick) where cheap.
+// Exit status 3 if a checksum is wrong (an event lost, duplicated, or delivered after dispose; a study's
+// items not all landed, in order).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -53,7 +56,28 @@ for suite in allSuites {
     }
 }
 
-printTable(rows)
+if rows.count > 1 { printTable(rows) }
+
+for suite in allSuites {
+    for study in suite.studies {
+        let label = "\(suite.name): \(study.name)"
+        if let filter, !label.lowercased().contains(filter) { continue }
+        let result = study.run(quick, quick ? 3 : 5)
+        allChecksumsOK = allChecksumsOK && result.ok
+        print("")
+        print("## \(label)\(quick ? " (--quick: a tenth of the pages)" : "")")
+        print("")
+        var table = [["figure", "value", "target", "met"]]
+        for figure in result.figures {
+            table.append([figure.name, figure.value, figure.target, figure.met.map { $0 ? "yes" : "NO" } ?? ""])
+        }
+        table.append(["checksum (every item landed, in order)", result.ok ? "ok" : "WRONG", "", ""])
+        printTable(table)
+        print("")
+        for note in result.notes { print(note) }
+    }
+}
+
 if !allChecksumsOK {
     print("A checksum was wrong.")
     exit(3)

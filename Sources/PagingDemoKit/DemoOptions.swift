@@ -22,6 +22,11 @@ package struct DemoOptions: Equatable, Sendable {
     package var url: URL?
     /// How the endpoint pages (`--style`).
     package var style: HTTPStyle = .page
+    /// The page source the list loads through, over the simulated feed (`--source`; not with `url`).
+    package var source: DemoSource = .simulated
+    /// Rows the simulated feed inserts, and rows it deletes, at random positions after every request
+    /// (`--churn`; not with `url`).
+    package var churn = 0
 
     package init() {}
 
@@ -33,22 +38,23 @@ package struct DemoOptions: Equatable, Sendable {
     /// The failure rate the feed uses in this mode.
     package var effectiveFailureRate: Double { failureRate ?? (isScripted ? 0 : 0.1) }
 
-    /// The feed these options describe: the HTTP endpoint if `url` is set, else the simulated feed (which
-    /// is also returned, for the commands that drive it).
+    /// The list these options describe, delivering on `scheduler`: over the HTTP endpoint (through the
+    /// `style`'s source) if `url` is set, else over the simulated feed through the `source` (the feed is
+    /// also returned, for the commands that drive it and the audit).
     package func makeList(scheduler: any Scheduler) -> (list: PaginatedListViewModel<Row, FeedError>, simulated: SimulatedFeed?) {
         if let url {
             let feed = HTTPDemoFeed(url: url, style: style, pageSize: pageSize)
             return (PaginatedListViewModel(dependency: feed, scheduler: scheduler), nil)
         }
         let feed = makeFeed()
-        return (PaginatedListViewModel(dependency: feed, scheduler: scheduler), feed)
+        return (makeViewModel(feed: feed, scheduler: scheduler), feed)
     }
 
     /// The simulated feed these options describe.
     package func makeFeed() -> SimulatedFeed {
         SimulatedFeed(
             itemCount: items, pageSize: pageSize, latency: .milliseconds(effectiveLatencyMilliseconds),
-            failureRate: effectiveFailureRate, seed: seed
+            failureRate: effectiveFailureRate, seed: seed, churn: churn
         )
     }
 }
@@ -70,6 +76,8 @@ extension DemoInvocation {
     package static func parse(_ arguments: [String]) throws(OptionsError) -> DemoInvocation {
         var options = DemoOptions()
         var remaining = arguments[...]
+        // The flags given that work on the simulated feed only: refused with `--url`.
+        var simulatedOnly: Set<String> = []
         while let argument = remaining.popFirst() {
             if argument == "--help" || argument == "-h" { return .help }
             guard argument.hasPrefix("--") else {
@@ -125,9 +133,25 @@ extension DemoInvocation {
                     throw OptionsError(message: "--style must be one of \(known), not '\(text)'")
                 }
                 options.style = style
+            case "source":
+                options.source = try DemoSource.parse(try nextValue())
+                simulatedOnly.insert("--source")
+            case "churn":
+                options.churn = try integer(try nextValue(), for: name, atLeast: 0)
+                simulatedOnly.insert("--churn")
             default:
                 throw OptionsError(message: "unknown option '--\(name)'")
             }
+        }
+        if options.url != nil, !simulatedOnly.isEmpty {
+            let flags = simulatedOnly.sorted(by: >)   // --source, then --churn
+            throw OptionsError(message: "--url pages an HTTP endpoint, but \(flags.joined(separator: " and ")) "
+                + "\(flags.count == 1 ? "works" : "work") on the simulated feed only; use one or the other "
+                + "(how an endpoint pages is --style)")
+        }
+        if options.source == .array && options.churn > 0 {
+            throw OptionsError(message: "--churn changes the feed, but --source array pages a copy taken at start; "
+                + "pick another source")
         }
         return .run(options)
     }
@@ -163,6 +187,17 @@ extension DemoInvocation {
                                  cursor  "next_cursor" in the body, sent back as ?cursor=C
                                  link    Link: <...>; rel="next" headers
                                  offset  ?offset=O&limit=N, corrected for a feed that changes
+          --source NAME        the page source over the simulated feed (default simulated):
+                                 simulated  the feed's own chain: next offset = rows loaded
+                                 page       PageNumberSource (page=N&size=S, with totals)
+                                 offset     OffsetSource (offset/limit, one-row overlap, corrections)
+                                 cursor     CursorSource (after=ID&limit=L)
+                                 ids        IDSnapshotSource (the IDs once, then rows by batch of IDs)
+                                 array      ArraySource (a copy of the rows taken at start)
+          --churn N            after every request the simulated feed inserts N rows and deletes N rows
+                               at random positions (seeded by --seed); corrections are shown (default 0)
+                               (--source and --churn apply to the simulated feed only: given with
+                               --url they are an error, exit status 2; an endpoint's paging is --style)
           --script LIST        comma-separated commands:
                                  next    loadNextPage()
                                  retry   loadNextPage() after a failure (retries the failed page)
@@ -172,6 +207,8 @@ extension DemoInvocation {
                                  reload  reload(): reset(), then load the first page
                                  wait    wait until the load in flight (if any) ends (use it after
                                          next with --url: requests take time)
+                               Corrections are printed under the command's line; with --churn, a last
+                               line audits the rows loaded (duplicates, holes).
           -h, --help           show this help
 
         KEYS (interactive)

@@ -39,9 +39,11 @@ package struct ListScreen: Sendable {
     }
 
     /// The whole screen, `height` lines of at most `width` characters: a title, the rows around the
-    /// cursor, a status line and the key help. Scrolls `top` so that the cursor is visible.
+    /// cursor, a status line (ending with `note`, if any: the source's corrections) and the key help.
+    /// Scrolls `top` so that the cursor is visible.
     package mutating func render(
-        rows: ItemList<Row>, state: PaginatedListState<FeedError>, title: String, width: Int, height: Int
+        rows: ItemList<Row>, state: PaginatedListState<FeedError>, title: String, width: Int, height: Int,
+        note: String? = nil
     ) -> [Line] {
         let width = max(width, 20)
         let height = max(height, 8)
@@ -72,7 +74,9 @@ package struct ListScreen: Sendable {
             }
         }
         lines.append(Line(text: String(repeating: "-", count: width), style: .rule))
-        lines.append(status(count: rows.count, state: state))
+        var statusLine = status(count: rows.count, state: state)
+        if let note { statusLine.text += " | \(note)" }
+        lines.append(statusLine)
         lines.append(Line(text: "up/down j/k move  PgUp/PgDn page  g/G ends  r retry  R/x reload  q quit", style: .help))
         return lines.map { Line(text: Self.truncate($0.text, to: width), style: $0.style) }
     }

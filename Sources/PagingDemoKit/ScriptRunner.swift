@@ -1,5 +1,6 @@
 import Foundation
 import PaginatedList
+import PaginatedListTesting
 import Signals
 
 /// One command of a `--script` run.
@@ -65,17 +66,24 @@ package struct StateSnapshot: Equatable, Sendable {
     }
 }
 
-/// Runs a script of commands against a view model over a `SimulatedFeed` and reports the state after each.
+/// Runs a script of commands against a view model over a `SimulatedFeed` (through the `--source` the
+/// options pick) or an HTTP endpoint (`--url`, through the `--style`'s source) and reports the state after
+/// each.
 ///
 /// The view model delivers on a private serial queue (a `QueueScheduler`); after each command the runner
 /// reads the state in a block on that queue, queued behind the command, so it sees the command's whole
 /// transition and no half of a later one. With no latency, a page lands within the `next` that starts it.
+/// What the view model's `diagnostics` sent meanwhile (a source's corrections) is reported under the
+/// command's line, one line each, indented. With `--churn` (the simulated feed), a last line audits what
+/// was loaded.
 package final class ScriptRunner {
     private let options: DemoOptions
     private let queue = DispatchQueue(label: "paging-demo.script")
     /// The simulated feed, or `nil` when the options name an HTTP endpoint.
     private let feed: SimulatedFeed?
     private let viewModel: PaginatedListViewModel<Row, FeedError>
+    private let log = DiagnosticLog()
+    private var observation: (any Disposable)?
 
     /// How long `wait` waits for a load before it gives up and reports the state as it is.
     package var waitTimeout: Duration = .seconds(30)
@@ -83,14 +91,27 @@ package final class ScriptRunner {
     package init(options: DemoOptions) {
         self.options = options
         (viewModel, feed) = options.makeList(scheduler: QueueScheduler(queue: queue))
+        observation = viewModel.diagnostics.observeValues { [log] in log.append($0) }
     }
 
-    /// Runs `commands` in order; calls `report` with `command -> state` after each.
+    deinit {
+        observation?.dispose()
+    }
+
+    /// Runs `commands` in order; calls `report` with `command -> state` after each, then a line for each
+    /// diagnostic the command caused, and with `--churn` an audit line at the end.
     package func run(_ commands: [ScriptCommand], report: (String) -> Void) {
         for command in commands {
             perform(command)
-            let snapshot = queue.sync { StateSnapshot(viewModel) }
+            let (snapshot, diagnostics) = queue.sync { (StateSnapshot(viewModel), log.take()) }
             report("\(command.rawValue) -> \(snapshot.line)")
+            for diagnostic in diagnostics { report("  \(diagnostic.demoDescription)") }
+        }
+        if options.churn > 0, let feed {
+            let audit = self.audit()
+            let rows = queue.sync { viewModel.items.value.count }
+            report("audit -> rows=\(rows) duplicates=\(audit.duplicates.count) holes=\(audit.holes.count) "
+                + "feed-changes=\(feed.rows.appliedChanges.count)")
         }
     }
 
@@ -99,6 +120,23 @@ package final class ScriptRunner {
         var lines: [String] = []
         run(commands) { lines.append($0) }
         return lines
+    }
+
+    /// The rows loaded so far, in order.
+    package var loadedRows: [Row] {
+        queue.sync { Array(viewModel.items.value) }
+    }
+
+    /// What the loaded rows got wrong against the simulated feed's history: rows delivered twice, and
+    /// holes (rows in the feed throughout, ranked before the end of what was loaded, never delivered).
+    /// Only for the simulated feed: an HTTP endpoint's history is not known (a precondition).
+    package func audit() -> ChangingFeed.Audit {
+        guard let feed else {
+            preconditionFailure("ScriptRunner.audit() needs the simulated feed, and this runner pages "
+                + (options.url?.absoluteString ?? "an HTTP endpoint"))
+        }
+        let (rows, exhausted) = queue.sync { (Array(viewModel.items.value), viewModel.exhausted.value) }
+        return feed.rows.audit(rows.map(\.feedItem), reachedEnd: exhausted)
     }
 
     private func perform(_ command: ScriptCommand) {
@@ -121,5 +159,22 @@ package final class ScriptRunner {
         }
         _ = settled.wait(timeout: .now() + waitTimeout.timeInterval)
         observation.dispose()
+    }
+}
+
+/// The diagnostics a view model sent since the last `take()`. Thread-safe (`Locked`).
+final class DiagnosticLog: Sendable {
+    private let entries = Locked<[PaginatedListDiagnostic]>([])
+
+    func append(_ diagnostic: PaginatedListDiagnostic) {
+        entries.withLock { $0.append(diagnostic) }
+    }
+
+    /// The diagnostics sent since the last call, in order.
+    func take() -> [PaginatedListDiagnostic] {
+        entries.withLock { entries in
+            defer { entries = [] }
+            return entries
+        }
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import PaginatedList
 import PaginatedListHTTP
+import PaginatedListTesting
 import Signals
 
 /// One row of the feed: simulated, or decoded from an HTTP endpoint (`{"id": 7, "title": "…"}`; a
 /// missing title is made up from the id).
 package struct Row: Equatable, Sendable, Identifiable, Decodable {
-    /// The row's position in the simulated feed, from 1; the item's id in an HTTP feed.
+    /// The row's identity. In the simulated feed: its position in the feed as it was first made, from 1
+    /// (rows inserted later by `--churn` count on from the end). In an HTTP feed: the item's id.
     package let id: Int
     /// A made-up title, the same for the same `id` on every run; the item's title in an HTTP feed.
     package let title: String
@@ -33,9 +35,17 @@ package struct Row: Equatable, Sendable, Identifiable, Decodable {
         let nouns = ["falcon", "harbor", "meadow", "lantern", "orchid", "canyon", "pebble", "willow", "comet", "thistle"]
         return "\(adjectives[id % adjectives.count]) \(nouns[(id / adjectives.count) % nouns.count])"
     }
+
+    /// The row of the changing feed's `item` (IDs from 0 there, from 1 here).
+    package init(_ item: ChangingFeed.Item) {
+        self.init(id: item.id + 1)
+    }
+
+    /// The changing feed's item of this row.
+    package var feedItem: ChangingFeed.Item { ChangingFeed.Item(id: id - 1) }
 }
 
-/// Why a simulated page load failed.
+/// Why a page load failed: in the simulated feed, or in a request to the HTTP endpoint.
 package enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The load failed at random (the feed's failure rate).
     case simulated(page: Int)
@@ -53,13 +63,21 @@ package enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// An in-process paged feed of `itemCount` rows, `pageSize` a page, with latency and random failures.
+/// An in-process feed of `itemCount` rows with latency and random failures, served as pages of `pageSize`
+/// (its own page chain, `firstPage()`) or request by request to the package's page sources
+/// (`request(page:_:)`, see `DemoSource`).
 ///
-/// Each page producer decides its outcome when it is started (so a retry of a failed page draws again),
-/// from a seeded generator shared by the feed: the same seed and the same sequence of loads give the same
-/// failures. With a latency, the page is sent from a background queue after the delay; when the run's
-/// lifetime ends first (the view model was reset or released), the pending delivery is cancelled and the
-/// run's observer released at once (the wake-up still happens, and does nothing). With no latency, the page is sent synchronously inside `start`.
+/// The rows live in a `ChangingFeed`: with a `churn`, every request the feed answers is followed by
+/// `churn` insertions and `churn` deletions at random positions (seeded), so the list changes while it is
+/// paged. Without one the feed never changes.
+///
+/// Each request decides its outcome when its producer is started (so a retry of a failed page draws
+/// again), from a seeded generator shared by the feed: the same seed and the same sequence of requests give
+/// the same failures and the same changes. A request that does not fail is answered at once (the feed
+/// changes right after it); with a latency, the answer is sent from a background queue after the delay.
+/// When the run's lifetime ends first (the view model was reset or released), the pending delivery is
+/// cancelled and the run's observer released at once (the wake-up still happens, and does nothing). With
+/// no latency, the answer is sent synchronously inside `start`.
 package final class SimulatedFeed: PaginatedListDependency, Sendable {
     package typealias Item = Row
     package typealias Failure = FeedError
@@ -68,6 +86,10 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
     package let pageSize: Int
     package let latency: Duration
     package let failureRate: Double
+    /// The insertions (and as many deletions) after each request.
+    package let churn: Int
+    /// The rows, as a server would hold them: they change after every request when `churn` > 0.
+    package let rows: ChangingFeed
 
     private struct State {
         var generator: SplitMix64
@@ -78,25 +100,33 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
     private let state: Locked<State>
     private let queue = DispatchQueue(label: "paging-demo.feed", qos: .userInitiated)
 
-    package init(itemCount: Int, pageSize: Int, latency: Duration, failureRate: Double, seed: UInt64) {
-        precondition(itemCount >= 0 && pageSize > 0, "SimulatedFeed needs itemCount >= 0 and pageSize > 0")
+    package init(itemCount: Int, pageSize: Int, latency: Duration, failureRate: Double, seed: UInt64, churn: Int = 0) {
+        precondition(itemCount >= 0 && pageSize > 0 && churn >= 0,
+                     "SimulatedFeed needs itemCount >= 0, pageSize > 0 and churn >= 0")
         self.itemCount = itemCount
         self.pageSize = pageSize
         self.latency = latency
         self.failureRate = min(max(failureRate, 0), 1)
+        self.churn = churn
+        let script: ChangingFeed.Script = churn > 0
+            ? .random(seed: seed, inserts: churn ... churn, deletes: churn ... churn) : .none
+        rows = ChangingFeed(count: itemCount, script: script)
         state = Locked(State(generator: SplitMix64(seed: seed)))
     }
 
-    /// Makes the next page load that starts fail (with `FeedError.forced`), whatever the failure rate.
+    /// Makes the next request that starts fail (with `FeedError.forced`), whatever the failure rate.
     package func failNextLoad() {
         state.withLock { $0.forcedFailures += 1 }
     }
 
-    /// How many page loads have started since the feed was made (retries included).
+    /// How many requests have started since the feed was made (retries included): for the feed's own
+    /// chain, the page loads.
     package var loadsStarted: Int {
         state.withLock { $0.loadsStarted }
     }
 
+    /// The first page of the feed's own chain: pages at offsets `0, pageSize, 2·pageSize, …`, the next
+    /// offset counted from the rows loaded (the naive way, which a changing feed defeats: see `--churn`).
     package func firstPage() -> Producer<Page<Row, FeedError>, FeedError> {
         page(at: 0)
     }
@@ -110,19 +140,29 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
 
     /// The producer of the page that starts at `offset`.
     private func page(at offset: Int) -> Producer<Page<Row, FeedError>, FeedError> {
-        raw(at: offset).map { [self] delivery in
+        let number = offset / pageSize + 1
+        return request(page: number) { [pageSize] feed in
+            let response = feed.page(number, size: pageSize, includeTotals: true)
+            let end = offset + response.items.count
+            return Delivery(rows: response.items.map(Row.init), nextOffset: end < (response.totalItems ?? 0) ? end : nil)
+        }
+        .map { [self] delivery in
             Page(items: delivery.rows, next: delivery.nextOffset.map { page(at: $0) })
         }
     }
 
-    private func raw(at offset: Int) -> Producer<Delivery, FeedError> {
+    /// A request to the feed, for page `page` (used in failure messages): when started, it fails (forced or
+    /// at random) or asks the feed `body`, then sends the answer, after the latency if there is one.
+    package func request<Value: Sendable>(
+        page: Int, _ body: @escaping @Sendable (ChangingFeed) -> Value
+    ) -> Producer<Value, FeedError> {
         Producer { [self] observer, lifetime in
-            let outcome = decide(at: offset)
+            let outcome: Result<Value, FeedError> = drawFailure(page: page).map { .failure($0) } ?? .success(body(rows))
             guard latency > .zero else {
                 Self.send(outcome, to: observer)
                 return
             }
-            // The observer lives in `pending` until the page is sent or the run ends, whichever comes
+            // The observer lives in `pending` until the answer is sent or the run ends, whichever comes
             // first: ending the run (reset, release) takes and drops it at once, which cancels the
             // delivery (the delayed wake-up finds nothing to send) and frees the run without waiting.
             // (`DispatchWorkItem` is not `Sendable` on every platform, so the box is the cancellation.)
@@ -134,29 +174,24 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
         }
     }
 
-    /// Draws the outcome of a load of the page at `offset`.
-    private func decide(at offset: Int) -> Result<Delivery, FeedError> {
-        let pageNumber = offset / pageSize + 1
-        let fails = state.withLock { state -> FeedError? in
+    /// Counts a request of page `page` and draws whether it fails (a forced failure first).
+    package func drawFailure(page: Int) -> FeedError? {
+        state.withLock { state -> FeedError? in
             state.loadsStarted += 1
             if state.forcedFailures > 0 {
                 state.forcedFailures -= 1
-                return .forced(page: pageNumber)
+                return .forced(page: page)
             }
             // Always draw, so that a run's failures do not depend on the rate being zero or not.
             let draw = state.generator.nextUnitInterval()
-            return draw < failureRate ? .simulated(page: pageNumber) : nil
+            return draw < failureRate ? .simulated(page: page) : nil
         }
-        if let fails { return .failure(fails) }
-        let end = min(offset + pageSize, itemCount)
-        let rows = offset < end ? (offset ..< end).map { Row(id: $0 + 1) } : []
-        return .success(Delivery(rows: rows, nextOffset: end < itemCount ? end : nil))
     }
 
-    private static func send(_ outcome: Result<Delivery, FeedError>, to observer: Signal<Delivery, FeedError>.Observer) {
+    private static func send<Value>(_ outcome: Result<Value, FeedError>, to observer: Signal<Value, FeedError>.Observer) {
         switch outcome {
-        case let .success(delivery):
-            observer.send(value: delivery)
+        case let .success(value):
+            observer.send(value: value)
             observer.sendCompleted()
         case let .failure(error):
             observer.send(error: error)
@@ -164,14 +199,14 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
     }
 
     /// The observer of a delayed run, taken once: by the delivery or by the end of the run.
-    private final class PendingObserver: Sendable {
-        private let observer: Locked<Signal<Delivery, FeedError>.Observer?>
+    private final class PendingObserver<Value>: Sendable {
+        private let observer: Locked<Signal<Value, FeedError>.Observer?>
 
-        init(_ observer: Signal<Delivery, FeedError>.Observer) {
+        init(_ observer: Signal<Value, FeedError>.Observer) {
             self.observer = Locked(observer)
         }
 
-        func take() -> Signal<Delivery, FeedError>.Observer? {
+        func take() -> Signal<Value, FeedError>.Observer? {
             observer.withLock { $0.take() }
         }
     }

@@ -3,8 +3,9 @@ import PaginatedList
 import PagingDemoKit
 import Signals
 
-/// The interactive mode: an infinite-scroll list over a `SimulatedFeed` (or an HTTP endpoint, `--url`),
-/// drawn in the terminal.
+/// The interactive mode: an infinite-scroll list over a `SimulatedFeed` (through the `--source` the options
+/// pick) or an HTTP endpoint (`--url`), drawn in the terminal; the status line counts the source's
+/// corrections and shows the last one.
 ///
 /// Everything here runs on the main thread: the view model delivers there (its default `UIScheduler`),
 /// keys arrive there (`KeyReader` hands them to the main queue), redraws happen there. The observers the
@@ -21,6 +22,10 @@ final class InteractiveDemo {
     /// SIGINT, SIGTERM (restore the terminal and exit) and SIGWINCH (redraw).
     private var signalSources: [any DispatchSourceSignal] = []
     private var redrawScheduled = false
+    /// The source's corrections so far, and the description of the last diagnostic (a correction, or a
+    /// misbehaving producer's outcome).
+    private var corrections = 0
+    private var lastDiagnostic: String?
 
     init(options: DemoOptions) {
         self.options = options
@@ -37,6 +42,9 @@ final class InteractiveDemo {
         observations = [
             viewModel.items.signal.observeValues { _ in changed() },
             viewModel.state.signal.observeValues { _ in changed() },
+            viewModel.diagnostics.observeValues { [weak self] diagnostic in
+                MainActor.assumeIsolated { self?.record(diagnostic) }
+            },
         ].compactMap { $0 }
         signalSources.append(TerminalUI.onResize { [weak self] in
             MainActor.assumeIsolated { self?.setNeedsRedraw() }
@@ -55,6 +63,13 @@ final class InteractiveDemo {
     private func listDidChange() {
         screen.clamp(count: viewModel.items.value.count)
         viewModel.loadNextPageIfNeeded(visibleIndex: screen.cursor, prefetchDistance: screen.prefetchDistance)
+        setNeedsRedraw()
+    }
+
+    /// Counts a correction and keeps the last diagnostic's description, for the status line.
+    private func record(_ diagnostic: PaginatedListDiagnostic) {
+        if diagnostic.isCorrection { corrections += 1 }
+        lastDiagnostic = diagnostic.demoShortDescription
         setNeedsRedraw()
     }
 
@@ -93,7 +108,8 @@ final class InteractiveDemo {
         let size = TerminalUI.size
         let lines = screen.render(
             rows: viewModel.items.value, state: viewModel.state.value, title: title,
-            width: size.width, height: size.height
+            width: size.width, height: size.height,
+            note: lastDiagnostic.map { "fixes: \(corrections), last: \($0)" }
         )
         TerminalUI.draw(lines)
     }
@@ -101,15 +117,16 @@ final class InteractiveDemo {
     private var title: String {
         if let url = options.url { return "paging-demo | \(url.absoluteString) | style \(options.style.rawValue)" }
         let percent = Int((options.effectiveFailureRate * 100).rounded())
-        return "paging-demo | \(options.items) items, \(options.pageSize)/page, "
-            + "\(options.effectiveLatencyMilliseconds) ms, \(percent)% failures, seed \(options.seed)"
+        let churn = options.churn > 0 ? ", churn \(options.churn)" : ""
+        return "paging-demo | \(options.source.rawValue) source, \(options.items) items, \(options.pageSize)/page, "
+            + "\(options.effectiveLatencyMilliseconds) ms, \(percent)% failures\(churn), seed \(options.seed)"
     }
 
     /// Restores the terminal, prints a one-line summary and exits.
     private func quit() -> Never {
         TerminalUI.restore()
-        let loads = feed.map { ", \($0.loadsStarted) page loads started" } ?? ""
-        print("paging-demo: \(viewModel.items.value.count) rows loaded\(loads).")
+        let loads = feed.map { ", \($0.loadsStarted) requests started" } ?? ""
+        print("paging-demo: \(viewModel.items.value.count) rows loaded\(loads), \(corrections) corrections.")
         exit(0)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PaginatedList
+import PaginatedListTesting
 import PagingDemoKit
 import Signals
 import Testing
@@ -19,11 +20,20 @@ import Testing
     ]
 
     private func run(_ arguments: [String]) throws -> [String] {
+        try runner(arguments).map { $0.runner.lines(for: $0.script) } ?? []
+    }
+
+    /// A script runner for `arguments`, and its script, not yet run.
+    private func runner(_ arguments: [String]) throws -> (runner: ScriptRunner, script: [ScriptCommand])? {
         guard case let .run(options) = try DemoInvocation.parse(arguments), let script = options.script else {
             Issue.record("not a script invocation: \(arguments)")
-            return []
+            return nil
         }
-        return ScriptRunner(options: options).lines(for: script)
+        return (ScriptRunner(options: options), script)
+    }
+
+    private static func nexts(_ count: Int) -> String {
+        Array(repeating: "next", count: count).joined(separator: ",")
     }
 
     // MARK: - Script mode
@@ -71,6 +81,123 @@ import Testing
         let first = try run(arguments)
         #expect(first == (try run(arguments)))
         #expect(first.contains { $0.contains("simulated network error") })
+    }
+
+    // MARK: - Sources and churn
+
+    @Test(arguments: DemoSource.allCases)
+    func everySourcePagesTheStaticFeedLikeTheSimulatedOne(source: DemoSource) throws {
+        let lines = try run(["--source", source.rawValue, "--items", "50", "--script", Self.nexts(4)])
+        #expect(lines == [
+            "next -> items=20 loading=false error=nil exhausted=false",
+            "next -> items=40 loading=false error=nil exhausted=false",
+            "next -> items=50 loading=false error=nil exhausted=true",
+            "next -> items=50 loading=false error=nil exhausted=true",
+        ])
+    }
+
+    @Test(arguments: DemoSource.allCases)
+    func everySourceRetriesAForcedFailure(source: DemoSource) throws {
+        let lines = try run(["--source", source.rawValue, "--script", "next,fail,retry"])
+        #expect(lines == [
+            "next -> items=20 loading=false error=nil exhausted=false",
+            "fail -> items=20 loading=false error=\"forced failure loading page 2\" exhausted=false",
+            "retry -> items=40 loading=false error=nil exhausted=false",
+        ])
+    }
+
+    @Test func theOffsetSourceWithChurnReportsCorrectionsAndLoadsNoDuplicatesNorHoles() throws {
+        let (runner, script) = try #require(try runner(
+            ["--source", "offset", "--churn", "2", "--seed", "3", "--items", "100", "--page-size", "10",
+             "--script", Self.nexts(12)]))
+        let lines = runner.lines(for: script)
+        let corrections = lines.filter { $0.hasPrefix("  correction: ") }
+        #expect(corrections.contains { $0.contains("dropped") })
+        #expect(corrections.contains { $0.contains("stepped back") })
+        #expect(lines.last?.hasPrefix("audit -> ") == true)
+        #expect(lines.last?.contains("duplicates=0 holes=0") == true)
+        let audit = runner.audit()
+        #expect(audit.duplicates.isEmpty && audit.holes.isEmpty && audit.unknown.isEmpty)
+        let ids = runner.loadedRows.map(\.id)
+        #expect(Set(ids).count == ids.count)
+        #expect(lines.contains { $0.contains("exhausted=true") })
+    }
+
+    @Test func theSimulatedSourceWithChurnLoadsDuplicatesAndCorrectsNothing() throws {
+        let lines = try run(["--churn", "2", "--seed", "3", "--items", "100", "--page-size", "10",
+                             "--script", Self.nexts(12)])
+        #expect(!lines.contains { $0.hasPrefix("  correction: ") })
+        let audit = try #require(lines.last)
+        #expect(audit.hasPrefix("audit -> ") && !audit.contains("duplicates=0"))
+    }
+
+    @Test(arguments: [DemoSource.page, .cursor, .ids])
+    func theOtherSourcesWithChurnLoadNoDuplicates(source: DemoSource) throws {
+        let (runner, script) = try #require(try runner(
+            ["--source", source.rawValue, "--churn", "2", "--seed", "3", "--items", "100", "--page-size", "10",
+             "--script", Self.nexts(12)]))
+        let lines = runner.lines(for: script)
+        #expect(lines.last?.contains("duplicates=0") == true)
+        #expect(runner.audit().duplicates.isEmpty)
+    }
+
+    /// The example of `Docs/Demo.md`: on the same changing feed, the correcting sources load every row
+    /// once and leave no hole, whatever the seed; naive offsets and page numbers do not.
+    @Test(arguments: 1 ... 10)
+    func theCorrectingSourcesLeaveNoDuplicatesNorHolesWhereNaivePagingDoesNot(seed: Int) throws {
+        func audit(_ source: DemoSource) throws -> ChangingFeed.Audit {
+            let (runner, script) = try #require(try runner(
+                ["--source", source.rawValue, "--churn", "2", "--seed", "\(seed)", "--items", "60", "--page-size", "10",
+                 "--script", Self.nexts(8)]))
+            _ = runner.lines(for: script)
+            return runner.audit()
+        }
+        for source in [DemoSource.offset, .cursor, .ids] {
+            let result = try audit(source)
+            #expect(result.duplicates.isEmpty && result.holes.isEmpty, "\(source) with seed \(seed): \(result)")
+        }
+        if seed == 1 {
+            #expect(try audit(.simulated).duplicates.count == 1 && audit(.simulated).holes.count == 3)
+            #expect(try audit(.page).duplicates.isEmpty && audit(.page).holes.count == 3)
+        }
+    }
+
+    @Test func theIDSnapshotSourceWithChurnReportsTheRowsItSkipped() throws {
+        let lines = try run(["--source", "ids", "--churn", "2", "--seed", "3", "--items", "100", "--page-size", "10",
+                             "--script", Self.nexts(12)])
+        #expect(lines.contains { $0.hasPrefix("  correction: skipped") })
+    }
+
+    @Test func theSameSeedGivesTheSameChurn() throws {
+        let arguments = ["--source", "offset", "--churn", "3", "--seed", "11", "--script", Self.nexts(8)]
+        #expect(try run(arguments) == (try run(arguments)))
+    }
+
+    @Test func optionsParseTheSourceAndTheChurn() throws {
+        guard case let .run(options) = try DemoInvocation.parse(["--source=cursor", "--churn", "4"]) else {
+            Issue.record("expected a run")
+            return
+        }
+        #expect(options.source == .cursor && options.churn == 4)
+        guard case let .run(defaults) = try DemoInvocation.parse([]) else {
+            Issue.record("expected a run")
+            return
+        }
+        #expect(defaults.source == .simulated && defaults.churn == 0)
+    }
+
+    @Test func optionsRejectAnUnknownSourceANegativeChurnAndChurnOverTheArraySource() {
+        #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--source", "graphql"]) }
+        #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--churn", "-1"]) }
+        #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--source", "array", "--churn", "1"]) }
+    }
+
+    @Test func theStatusLineShowsTheNote() {
+        var screen = ListScreen(prefetchDistance: 5)
+        let rows = ItemList((1 ... 20).map { Row(id: $0) })
+        let lines = screen.render(rows: rows, state: .idle, title: "demo", width: 120, height: 24,
+                                  note: "1 corrections; last: dropped 2 rows")
+        #expect(lines[22].text == "ready | row 1 of 20 loaded | 1 corrections; last: dropped 2 rows")
     }
 
     // MARK: - The executable
@@ -130,11 +257,31 @@ import Testing
     }
 
     @Test(.enabled(if: executable != nil, "paging-demo is not built"))
+    func theExecutablePrintsCorrectionsAndAnAuditWithChurn() throws {
+        let outcome = try launch(["--source", "offset", "--churn", "2", "--seed", "3", "--items", "100",
+                                  "--page-size", "10", "--script", Self.nexts(12)])
+        #expect(outcome.status == 0)
+        let lines = outcome.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("  correction: ") })
+        #expect(lines.last?.hasPrefix("audit -> ") == true && lines.last?.contains("duplicates=0 holes=0") == true)
+    }
+
+    @Test(.enabled(if: executable != nil, "paging-demo is not built"))
     func theExecutableRefusesTheInteractiveModeWithoutATerminal() throws {
         let outcome = try launch([])
         #expect(outcome.status != 0)
         #expect(outcome.errors.contains("--script"))
         #expect(outcome.output.isEmpty)
+    }
+
+    @Test(.enabled(if: executable != nil, "paging-demo is not built"))
+    func theExecutableRefusesAnHTTPEndpointWithSourceOrChurnWithStatusTwo() throws {
+        let outcome = try launch(["--url", "http://127.0.0.1:9/items", "--source", "offset", "--churn", "2",
+                                  "--script", "next,wait"])
+        #expect(outcome.status == 2)
+        #expect(outcome.output.isEmpty)
+        #expect(outcome.errors.contains("--url pages an HTTP endpoint, but --source and --churn work on the simulated feed only"))
+        #expect(outcome.errors.contains("--help"))
     }
 
     @Test(.enabled(if: executable != nil, "paging-demo is not built"))
@@ -209,6 +356,24 @@ import Testing
         #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--url", "http://x/", "--style", "keyset"]) }
         #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--url", "ftp://example.com/feed"]) }
         #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--url", "not a url"]) }
+    }
+
+    /// `--source` and `--churn` choose and change the simulated feed; `--url` pages an HTTP endpoint
+    /// instead (its paging is `--style`). Given together, they are refused, whatever the order or values.
+    @Test(arguments: [
+        (["--url", "http://127.0.0.1:8080/items", "--source", "offset"], "--source works"),
+        (["--churn", "2", "--url=https://example.com/feed", "--script", "next"], "--churn works"),
+        (["--url", "http://x/", "--style", "offset", "--source", "simulated", "--churn", "0"], "--source and --churn work"),
+        (["--source", "offset", "--churn", "2", "--url", "http://x/"], "--source and --churn work"),
+    ])
+    func optionsRejectTheSimulatedFeedsFlagsWithAnHTTPEndpoint(arguments: [String], named: String) throws {
+        let error = #expect(throws: OptionsError.self) { try DemoInvocation.parse(arguments) }
+        #expect(error?.message.hasPrefix("--url pages an HTTP endpoint, but \(named) on the simulated feed only") == true,
+                "\(String(describing: error))")
+        // Each side alone is fine, and --help still wins.
+        #expect(throws: Never.self) { try DemoInvocation.parse(["--url", "http://x/", "--style", "cursor"]) }
+        #expect(throws: Never.self) { try DemoInvocation.parse(["--source", "offset", "--churn", "2"]) }
+        #expect(try DemoInvocation.parse(arguments + ["--help"]) == .help)
     }
 
     @Test func optionsRejectAFailureRateOutsideZeroToOne() {

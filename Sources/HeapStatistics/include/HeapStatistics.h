@@ -3,7 +3,8 @@
 #ifndef HEAP_STATISTICS_H
 #define HEAP_STATISTICS_H
 
-/// Bytes currently allocated by malloc (glibc's mallinfo2().uordblks), or -1 where unavailable.
+/// Bytes currently allocated by malloc, mmapped chunks included (glibc's mallinfo2().uordblks + hblkhd),
+/// or -1 where unavailable.
 long long heap_statistics_bytes_in_use(void);
 
 #endif

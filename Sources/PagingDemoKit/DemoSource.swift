@@ -1,0 +1,165 @@
+import Foundation
+import PaginatedList
+import PaginatedListTesting
+import Signals
+
+/// The page source the demo loads through over its simulated feed (`--source`): the feed's own naive
+/// chain, or one of `PaginatedList`'s sources over the same feed. (An HTTP endpoint, `--url`, is paged
+/// through the source its `HTTPStyle` names instead.)
+package enum DemoSource: String, CaseIterable, Equatable, Sendable {
+    /// The feed's own chain: offsets counted from the rows loaded (no corrections).
+    case simulated
+    /// `PageNumberSource`: `page=N&size=S`, with totals; drops rows an earlier page delivered.
+    case page
+    /// `OffsetSource`: `offset=O&limit=L` with a one-row overlap; drops duplicates and closes gaps.
+    case offset
+    /// `CursorSource`: `after=ID&limit=L`; drops rows an earlier page delivered.
+    case cursor
+    /// `IDSnapshotSource`: the feed's IDs once, then the rows of each batch of them.
+    case ids
+    /// `ArraySource`: a copy of the feed's rows taken at start (it never changes), with the feed's
+    /// latency and failures.
+    case array
+
+    /// Parses a `--source` value.
+    package static func parse(_ text: String) throws(OptionsError) -> DemoSource {
+        guard let source = DemoSource(rawValue: text.lowercased()) else {
+            let known = allCases.map(\.rawValue).joined(separator: ", ")
+            throw OptionsError(message: "unknown source '\(text)' (known: \(known))")
+        }
+        return source
+    }
+}
+
+/// A cursor for the demo's `CursorSource`: the feed's cursor (the last row's ID) and the number of the
+/// page it ends, for failure messages.
+package struct DemoCursor: Equatable, Sendable {
+    package let afterID: Int
+    package let page: Int
+}
+
+extension DemoOptions {
+    /// A view model over `feed`, through the source these options pick, delivering on `scheduler`.
+    package func makeViewModel(feed: SimulatedFeed, scheduler: any Scheduler) -> PaginatedListViewModel<Row, FeedError> {
+        let size = pageSize
+        switch source {
+        case .simulated:
+            return PaginatedListViewModel(dependency: feed, scheduler: scheduler)
+        case .page:
+            let source = PageNumberSource<Row, FeedError>(pageSize: size) { page, size in
+                feed.request(page: page) { rows in
+                    let response = rows.page(page, size: size, includeTotals: true)
+                    return PageNumberResponse(items: response.items.map(Row.init), totalPages: response.totalPages,
+                                              totalItems: response.totalItems)
+                }
+            }
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+        case .offset:
+            let source = OffsetSource<Row, FeedError>(limit: size) { offset, limit in
+                // After the first page a window starts one row early (the overlap): page k starts at k·size − 1.
+                feed.request(page: (offset + 1) / size + 1) { rows in rows.offset(offset, limit: limit).map(Row.init) }
+            }
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+        case .cursor:
+            let source = CursorSource<Row, DemoCursor, FeedError> { cursor in
+                let page = (cursor?.page ?? 0) + 1
+                return feed.request(page: page) { rows in
+                    let response = rows.cursor(after: cursor.map { $0.afterID - 1 }, limit: size)
+                    return CursorResponse(items: response.items.map(Row.init),
+                                          nextCursor: response.nextCursor.map { DemoCursor(afterID: $0 + 1, page: page) })
+                }
+            }
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+        case .ids:
+            let positions = SnapshotPositions()
+            let source = IDSnapshotSource<Row, FeedError>(
+                batchSize: size,
+                fetchIDs: {
+                    feed.request(page: 1) { rows in
+                        let ids = rows.ids().map { $0 + 1 }
+                        positions.record(ids)
+                        return ids
+                    }
+                },
+                fetchItems: { ids in
+                    feed.request(page: positions.page(of: ids.first, size: size)) { rows in
+                        rows.items(ids: ids.map { $0 - 1 }).map(Row.init)
+                    }
+                }
+            )
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+        case .array:
+            let rows = feed.rows.currentItems.map(Row.init)
+            // With a latency, pages arrive on a queue of their own after the delay; without, inside `start`.
+            let delivery = feed.latency > .zero ? QueueScheduler(label: "paging-demo.array") : nil
+            let source = ArraySource<Row, FeedError>(rows, pageSize: size, latency: feed.latency, on: delivery) { index, _ in
+                feed.drawFailure(page: index + 1)
+            }
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+        }
+    }
+}
+
+/// Where each ID stands in the latest ID snapshot, so a batch request can name its page in failure messages.
+final class SnapshotPositions: Sendable {
+    private let positions = Locked<[Int: Int]>([:])
+
+    /// Records a fresh snapshot.
+    func record(_ ids: [Int]) {
+        var table = [Int: Int](minimumCapacity: ids.count)
+        for (index, id) in ids.enumerated() where table[id] == nil { table[id] = index }
+        positions.withLock { $0 = table }
+    }
+
+    /// The page (from 1) of a batch that starts with `id`.
+    func page(of id: Int?, size: Int) -> Int {
+        let index = id.flatMap { id in positions.withLock { $0[id] } } ?? 0
+        return index / size + 1
+    }
+}
+
+extension PaginatedListDiagnostic {
+    /// One line for the demo: what the view model or its source noticed, and what it did about it.
+    package var demoDescription: String {
+        switch self {
+        case let .sourceCorrection(.duplicatesDropped(count)):
+            "correction: dropped \(count) row\(count == 1 ? "" : "s") already loaded (rows were inserted above)"
+        case let .sourceCorrection(.resynchronised(by)):
+            "correction: stepped back \(by) row\(by == 1 ? "" : "s") to close a gap (rows were deleted above)"
+        case .sourceCorrection(.resynchronisationFailed):
+            "correction: no loaded row found nearby; went on from the last window"
+        case let .sourceCorrection(.missingItemsSkipped(count)):
+            "correction: skipped \(count) row\(count == 1 ? "" : "s") deleted since the ID snapshot"
+        case .extraPageIgnored: "diagnostic: a producer sent a second page; ignored"
+        case .failureAfterPageIgnored: "diagnostic: a producer failed after its page; ignored"
+        case .completedWithoutPage: "diagnostic: a producer completed without a page; it is retried next"
+        case .interruptedWithoutPage: "diagnostic: a producer interrupted itself without a page; it is retried next"
+        case .stalePageDiscarded: "diagnostic: a page from a load cut off by reset arrived; discarded"
+        case let .retryScheduled(retry, delay): "diagnostic: automatic retry \(retry) in \(delay)"
+        case let .retriesExhausted(failures):
+            "diagnostic: \(failures) failure\(failures == 1 ? "" : "s") in a row; automatic retries used up"
+        }
+    }
+
+    /// A few words for the interactive status line.
+    package var demoShortDescription: String {
+        switch self {
+        case let .sourceCorrection(.duplicatesDropped(count)): "dropped \(count) already loaded"
+        case let .sourceCorrection(.resynchronised(by)): "stepped back \(by) over a gap"
+        case .sourceCorrection(.resynchronisationFailed): "lost its place"
+        case let .sourceCorrection(.missingItemsSkipped(count)): "skipped \(count) deleted"
+        case .extraPageIgnored: "extra page ignored"
+        case .failureAfterPageIgnored: "late failure ignored"
+        case .completedWithoutPage, .interruptedWithoutPage: "no page; retried next"
+        case .stalePageDiscarded: "stale page discarded"
+        case let .retryScheduled(retry, delay): "retry \(retry) in \(delay)"
+        case .retriesExhausted: "retries used up"
+        }
+    }
+
+    /// Whether this is a page source's correction (not a producer's misbehaviour).
+    package var isCorrection: Bool {
+        if case .sourceCorrection = self { return true }
+        return false
+    }
+}

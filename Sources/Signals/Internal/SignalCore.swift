@@ -227,15 +227,8 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     /// delivery is in progress; otherwise handed to the delivering thread. Must be called with `lock` held.
     @inlinable
     func releaseLocked(_ box: Unmanaged<Box>) -> Unmanaged<Box>? {
-        var state = delivery.load(ordering: .acquiring)
-        if state == Self.delivering {
-            let result = delivery.compareExchange(
-                expected: Self.delivering, desired: Self.pendingWork, ordering: .acquiringAndReleasing)
-            state = result.exchanged ? Self.pendingWork : result.original
-        }
-        if state == Self.idle { return box }
-        if extras == nil { extras = Extras() }
-        extras!.deferredReleases.append(box)
+        guard flagWorkLocked() else { return box }
+        extrasLocked.deferredReleases.append(box)
         return nil
     }
 
@@ -271,16 +264,32 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     /// the delivery ended meanwhile. Must be called with `lock` held.
     @inlinable
     func retireLocked(_ list: ContiguousArray<Unmanaged<Box>>) -> ContiguousArray<Unmanaged<Box>>? {
+        guard flagWorkLocked() else { return list }
+        extrasLocked.retiredLists.append(list)
+        return nil
+    }
+
+    /// Tells the delivering thread, if there is one, that work waits for it (it will take the lock before
+    /// it stops); `false` if no delivery is in progress. Must be called with `lock` held: only a lock
+    /// holder moves the delivery word out of `idle`, so the answer holds until the lock is released.
+    @inlinable
+    func flagWorkLocked() -> Bool {
         var state = delivery.load(ordering: .acquiring)
         if state == Self.delivering {
             let result = delivery.compareExchange(
                 expected: Self.delivering, desired: Self.pendingWork, ordering: .acquiringAndReleasing)
             state = result.exchanged ? Self.pendingWork : result.original
         }
-        if state == Self.idle { return list }
-        if extras == nil { extras = Extras() }
-        extras!.retiredLists.append(list)
-        return nil
+        return state != Self.idle
+    }
+
+    /// `extras`, allocated on first use. Must be called with `lock` held.
+    @inlinable
+    var extrasLocked: Extras {
+        if let extras { return extras }
+        let created = Extras()
+        extras = created
+        return created
     }
 
     /// Must be called with `lock` held. Tokens increase along the list: binary search.
@@ -340,12 +349,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         case .none:
             return
         case let .value(observers, sequence):
-            for unmanaged in observers {
-                // The list's reference keeps the box alive until this delivery ends (see "Per-event path").
-                unmanaged._withUnsafeGuaranteedRef { box in
-                    if box.token < sequence && !box.disposed.load(ordering: .relaxed) { box.receive(event) }
-                }
-            }
+            Self.deliver(event, to: observers, numbered: sequence)
             if delivery.compareExchange(
                 expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing
             ).exchanged {
@@ -374,19 +378,12 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         }
         let pending = Pending(event: event, target: target, sequence: nextNumber)
         nextNumber &+= 1
-        var state = delivery.load(ordering: .acquiring)
-        if state == Self.delivering {
-            let result = delivery.compareExchange(
-                expected: Self.delivering, desired: Self.pendingWork, ordering: .acquiringAndReleasing)
-            state = result.exchanged ? Self.pendingWork : result.original
-        }
-        if state == Self.idle {
+        guard flagWorkLocked() else {
             delivery.store(Self.delivering, ordering: .relaxed)
             return startLocked(pending)
         }
         if pending.terminatesStream { phase = .terminating }
-        if extras == nil { extras = Extras() }
-        extras!.queue.append(pending)
+        extrasLocked.queue.append(pending)
         return nil
     }
 
@@ -403,6 +400,19 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         return Delivery(pending: pending, observers: observers)
     }
 
+    /// Calls every observer of `observers` attached before event number `sequence` and not disposed.
+    /// The boxes are used unretained: the list's references keep them alive until the delivery ends.
+    @inlinable
+    static func deliver<Observers: Sequence<Unmanaged<Box>>>(
+        _ event: Event<Value, Failure>, to observers: Observers, numbered sequence: UInt64
+    ) {
+        for unmanaged in observers {
+            unmanaged._withUnsafeGuaranteedRef { box in
+                if box.token < sequence && !box.disposed.load(ordering: .relaxed) { box.receive(event) }
+            }
+        }
+    }
+
     /// Delivers `first`, then whatever was queued meanwhile, until nothing is left.
     @inlinable
     func deliver(_ first: Delivery) {
@@ -414,22 +424,11 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
                 if pending.event.isTerminating { target.disposed.store(true, ordering: .releasing) }
             } else if pending.event.isTerminating {
                 // Every attached observer receives the terminal event, even one attached after it was sent.
-                for unmanaged in current.observers {
-                    unmanaged._withUnsafeGuaranteedRef { box in
-                        if !box.disposed.load(ordering: .relaxed) { box.receive(pending.event) }
-                    }
-                }
+                Self.deliver(pending.event, to: current.observers, numbered: .max)
                 finishTermination(current.observers)
                 return
             } else {
-                let sequence = pending.sequence
-                let event = pending.event
-                for unmanaged in current.observers {
-                    // The list's reference keeps the box alive until this delivery ends (see "Per-event path").
-                    unmanaged._withUnsafeGuaranteedRef { box in
-                        if box.token < sequence && !box.disposed.load(ordering: .relaxed) { box.receive(event) }
-                    }
-                }
+                Self.deliver(pending.event, to: current.observers, numbered: pending.sequence)
             }
             if delivery.compareExchange(
                 expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing
@@ -512,8 +511,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     func endOnTermination(_ lifetime: Lifetime) {
         let endNow = lock.locked { () -> Bool in
             if phase == .terminated { return true }
-            if extras == nil { extras = Extras() }
-            extras!.runLifetime = lifetime
+            extrasLocked.runLifetime = lifetime
             return false
         }
         if endNow { lifetime.end() }
@@ -524,8 +522,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     func keepAlive(_ object: AnyObject) {
         let rejected = lock.locked { () -> AnyObject? in
             if phase == .terminated { return object }
-            if extras == nil { extras = Extras() }
-            extras!.keptAlive.append(object)
+            extrasLocked.keptAlive.append(object)
             return nil
         }
         withExtendedLifetime(rejected) {}

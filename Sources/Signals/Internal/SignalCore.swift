@@ -344,8 +344,8 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
 
     /// Delivers what `begin` started, then whatever was queued meanwhile.
     @inlinable
-    func run(_ start: Start, _ event: Event<Value, Failure>) {
-        switch start {
+    func run(_ start: consuming Start, _ event: Event<Value, Failure>) {
+        switch consume start {
         case .none:
             return
         case let .value(observers, sequence):

@@ -1,6 +1,6 @@
-/// A value guarded by the package's `Lock`: the package's replacement for `Synchronization.Locked`.
+/// A value guarded by the package's `Lock`: the package's replacement for `Synchronization.Mutex`.
 ///
-/// `Locked` is not visible to the thread sanitizer on Linux and is slow there (see `Lock`); every module
+/// `Mutex` is not visible to the thread sanitizer on Linux and is slow there (see `Lock`); every module
 /// of the package (and its tests) uses `Locked` instead. `withLock` may hand non-`Sendable` values in
 /// and out. The value lives in its own allocation, made once in `init`.
 package struct Locked<Value>: ~Copyable, @unchecked Sendable {

@@ -279,20 +279,8 @@ public final class ChangingFeed: Sendable {
     }
 }
 
-/// A small seeded pseudo-random generator (SplitMix64): the same seed gives the same sequence.
-struct SplitMix64 {
-    private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// A number in `range` (slightly biased for huge ranges; fine for a test model).
     mutating func next(in range: ClosedRange<Int>) -> Int {
         let width = UInt64(range.upperBound - range.lowerBound) + 1

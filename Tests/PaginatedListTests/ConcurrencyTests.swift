@@ -1,5 +1,6 @@
 import Dispatch
 import PaginatedList
+import PaginatedListTesting
 import Signals
 import Synchronization
 import Testing

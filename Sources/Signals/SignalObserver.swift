@@ -82,7 +82,7 @@ extension Signal {
         @inlinable
         public func send(value: Value) {
             if let unretainedCore {
-                unretainedCore._withUnsafeGuaranteedRef { $0.send(.value(value)) }
+                unretainedCore._withUnsafeGuaranteedRef { $0.send(value: value) }
             } else {
                 unretainedForwarding.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.value(value) }
             }

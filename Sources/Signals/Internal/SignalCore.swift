@@ -40,12 +40,11 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         @usableFromInline let events: @Sendable (Event<Value, Failure>) -> Void
         /// The action of an observer of values only (a no-op for an observer of every event).
         @usableFromInline let values: @Sendable (Value) -> Void
-        /// Whether this observer receives values only.
-        @usableFromInline let valuesOnly: Bool
-        /// Set when the observation is disposed, so that a delivery in progress skips this observer.
-        @usableFromInline let disposed = Atomic<Bool>(false)
-        /// Attach order: the key the core finds the box by, and the number of the last event it misses.
-        @usableFromInline let token: UInt64
+        /// `token << 2 | valuesOnly << 1 | disposed`, in one word so that a box fits a 64-byte block.
+        /// The token (attach order: the key the core finds the box by, and the number of the last event
+        /// it misses) and `valuesOnly` never change; `disposed` is set when the observation is disposed,
+        /// so that a delivery in progress skips this observer.
+        @usableFromInline let word: Atomic<UInt64>
 
         @inlinable
         init(_ action: Action, token: UInt64) {
@@ -54,19 +53,37 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
             case let .events(action):
                 events = action
                 values = { _ in }
-                valuesOnly = false
+                word = Atomic(token << 2)
             case let .values(action):
                 events = { _ in }
                 values = action
-                valuesOnly = true
+                word = Atomic(token << 2 | 2)
             }
-            self.token = token
+        }
+
+        /// Attach order: the key the core finds the box by, and the number of the last event it misses.
+        @inlinable
+        var token: UInt64 { word.load(ordering: .relaxed) >> 2 }
+
+        /// Whether the observation was disposed (or the signal terminated).
+        @inlinable
+        var isDisposed: Bool { word.load(ordering: .relaxed) & 1 != 0 }
+
+        /// Marks the observation disposed: a delivery in progress skips it from now on.
+        @inlinable
+        func markDisposed() { word.bitwiseOr(1, ordering: .releasing) }
+
+        /// Whether this observer should receive event number `sequence`: attached before it, not disposed.
+        @inlinable
+        func receives(_ sequence: UInt64) -> Bool {
+            let word = word.load(ordering: .relaxed)
+            return word & 1 == 0 && word >> 2 < sequence
         }
 
         /// Calls the observer's action with `event`.
         @inlinable
         func receive(_ event: Event<Value, Failure>) {
-            if valuesOnly {
+            if word.load(ordering: .relaxed) & 2 != 0 {
                 if case let .value(value) = event { values(value) }
             } else {
                 events(event)
@@ -200,7 +217,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
             guard let index = index(of: token) else { return nil }
             var box: Unmanaged<Box>!
             let list = mutateObservers { box = $0.remove(at: index) }
-            box._withUnsafeGuaranteedRef { $0.disposed.store(true, ordering: .releasing) }
+            box._withUnsafeGuaranteedRef { $0.markDisposed() }
             return (releaseLocked(box), list)
         }
         removed?.box?.release()
@@ -326,6 +343,27 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         run(begin(event), event)
     }
 
+    /// Sends a value: the uncontended case without building a `Start` (nothing to destroy afterwards);
+    /// anything else goes through `send(_:)`.
+    @inlinable
+    func send(value: Value) {
+        let start = lock.locked { () -> (observers: UnsafeBufferPointer<Unmanaged<Box>>, sequence: UInt64)? in
+            guard phase == .alive, delivery.load(ordering: .acquiring) == Self.idle else { return nil }
+            delivery.store(Self.delivering, ordering: .relaxed)
+            let sequence = nextNumber
+            nextNumber &+= 1
+            return (observerElements, sequence)
+        }
+        guard let start else { return send(.value(value)) }
+        Self.deliver(.value(value), to: start.observers, numbered: start.sequence)
+        if delivery.compareExchange(
+            expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing
+        ).exchanged {
+            return
+        }
+        if let next = nextDelivery() { deliver(next) }
+    }
+
     /// Submits `event` under the lock; `run` must be called with the result once the caller's own lock
     /// (if any) is released. The uncontended value costs one lock/unlock and retains nothing.
     @inlinable
@@ -408,7 +446,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     ) {
         for unmanaged in observers {
             unmanaged._withUnsafeGuaranteedRef { box in
-                if box.token < sequence && !box.disposed.load(ordering: .relaxed) { box.receive(event) }
+                if box.receives(sequence) { box.receive(event) }
             }
         }
     }
@@ -420,8 +458,8 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         while true {
             let pending = current.pending
             if let target = pending.target {
-                if !target.disposed.load(ordering: .relaxed) { target.receive(pending.event) }
-                if pending.event.isTerminating { target.disposed.store(true, ordering: .releasing) }
+                if !target.isDisposed { target.receive(pending.event) }
+                if pending.event.isTerminating { target.markDisposed() }
             } else if pending.event.isTerminating {
                 // Every attached observer receives the terminal event, even one attached after it was sent.
                 Self.deliver(pending.event, to: current.observers, numbered: .max)
@@ -480,7 +518,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     func finishTermination(_ released: ContiguousArray<Unmanaged<Box>>) {
         for box in released {
-            box._withUnsafeGuaranteedRef { $0.disposed.store(true, ordering: .releasing) }
+            box._withUnsafeGuaranteedRef { $0.markDisposed() }
         }
         let leftovers = lock.locked { () -> (Extras?, ContiguousArray<Pending?>) in
             let extras = self.extras
@@ -493,8 +531,8 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         for box in leftovers.0?.deferredReleases ?? [] { box.release() }
         leftovers.0?.runLifetime?.end()
         for case let pending? in leftovers.1 {
-            guard let target = pending.target, !target.disposed.load(ordering: .relaxed) else { continue }
-            target.disposed.store(true, ordering: .releasing)
+            guard let target = pending.target, !target.isDisposed else { continue }
+            target.markDisposed()
             target.receive(.interrupted)
         }
         withExtendedLifetime(leftovers) {}

@@ -87,7 +87,7 @@ final class PropertyStorage<Value>: @unchecked Sendable {
             return (token, delivery, nil)
         }
         if let delivery = attached.1 { signal.core.deliver(delivery) }
-        if let token = attached.0 { return InterruptingObservation(signal.core, token) }
+        if let token = attached.0 { return Observation(signal.core, token, interrupting: true) }
         // Completed: the current value, then `completed`, to this observer alone.
         if let last = attached.2 {
             switch action {

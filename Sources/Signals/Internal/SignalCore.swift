@@ -567,41 +567,27 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     }
 }
 
-/// The disposable of one observation: detaches the observer. Retains the signal's core, not the `Signal`.
+/// The disposable of one observation: detaches the observer. For a producer run attached directly to a
+/// signal (a property's producer), it first sends that observer alone `interrupted`, as disposing a run
+/// does. Retains the signal's core, not the `Signal`.
 @usableFromInline
 final class Observation<Value, Failure: Error>: Disposable {
     @usableFromInline let core: SignalCore<Value, Failure>
     @usableFromInline let token: UInt64
+    @usableFromInline let interrupting: Bool
 
     @inlinable
-    init(_ core: SignalCore<Value, Failure>, _ token: UInt64) {
+    init(_ core: SignalCore<Value, Failure>, _ token: UInt64, interrupting: Bool = false) {
         self.core = core
         self.token = token
+        self.interrupting = interrupting
     }
 
     @usableFromInline
     var isDisposed: Bool { !core.isAttached(token) }
 
-    @usableFromInline
-    func dispose() { core.detach(token) }
-}
-
-/// The disposable of a producer run attached directly to a signal (a property's producer): sends the
-/// observer `interrupted`, then detaches it. Retains the signal's core, not the `Signal`.
-@usableFromInline
-final class InterruptingObservation<Value, Failure: Error>: Disposable {
-    @usableFromInline let core: SignalCore<Value, Failure>
-    @usableFromInline let token: UInt64
-
     @inlinable
-    init(_ core: SignalCore<Value, Failure>, _ token: UInt64) {
-        self.core = core
-        self.token = token
+    func dispose() {
+        if interrupting { core.detachInterrupting(token) } else { core.detach(token) }
     }
-
-    @usableFromInline
-    var isDisposed: Bool { !core.isAttached(token) }
-
-    @usableFromInline
-    func dispose() { core.detachInterrupting(token) }
 }

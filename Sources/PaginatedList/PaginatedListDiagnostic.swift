@@ -20,6 +20,11 @@ public enum PaginatedListDiagnostic: Equatable, Sendable {
     /// A page failed `failures` times in a row and its automatic retries are used up; `loadNextPage()`
     /// retries it.
     case retriesExhausted(failures: Int)
+    /// `count` pages in a row landed with no items although more pages followed, so the view model stopped
+    /// loading on its own (a page with no items that is not the last loads the next at once, up to a bound
+    /// per command, so that a list whose observers wait for new items is never stranded and never loops).
+    /// The next `loadNextPage()` (or prefetch request) goes on from where it stopped.
+    case emptyPagesLimitReached(count: Int)
     /// A page source corrected its position in a feed that changed while it was paged: `count` items
     /// were dropped as already loaded (`.duplicatesDropped`), or it stepped back to close a gap.
     case sourceCorrection(SourceCorrection)

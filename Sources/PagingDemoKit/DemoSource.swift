@@ -138,6 +138,8 @@ extension PaginatedListDiagnostic {
         case let .retryScheduled(retry, delay): "diagnostic: automatic retry \(retry) in \(delay)"
         case let .retriesExhausted(failures):
             "diagnostic: \(failures) failure\(failures == 1 ? "" : "s") in a row; automatic retries used up"
+        case let .emptyPagesLimitReached(count):
+            "diagnostic: \(count) empty pages in a row; stopped loading until asked again"
         }
     }
 
@@ -154,6 +156,7 @@ extension PaginatedListDiagnostic {
         case .stalePageDiscarded: "stale page discarded"
         case let .retryScheduled(retry, delay): "retry \(retry) in \(delay)"
         case .retriesExhausted: "retries used up"
+        case let .emptyPagesLimitReached(count): "\(count) empty pages; paused"
         }
     }
 

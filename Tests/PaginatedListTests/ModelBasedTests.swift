@@ -25,6 +25,8 @@ struct ReferenceModel {
     var phase = Phase.idle(pending: nil)
     var firstPageCalls = 0
     var runsStarted = 0
+    /// Empty pages landed in a row since the last command that started a load.
+    var emptyPagesInARow = 0
     var itemsSends = 0
     var changes: [ItemListChange] = []
     var diagnostics: [PaginatedListDiagnostic] = []
@@ -144,6 +146,12 @@ final class ModelRun {
         case .loading, .exhausted:
             return
         }
+        model.emptyPagesInARow = 0
+        expectRunStarted(producer: producer)
+    }
+
+    /// The view model started `producer` as its next run.
+    private func expectRunStarted(producer: Int) {
         let run = model.runsStarted
         model.runsStarted += 1
         guard source.runs.count > run else { return }   // reported by `check`
@@ -202,6 +210,15 @@ final class ModelRun {
             model.itemsSends += 1
         }
         model.phase = last ? .exhausted : .idle(pending: nextID)
+        // An empty page that is not the last loads the next at once, up to the bound per command.
+        if items.isEmpty, !last {
+            model.emptyPagesInARow += 1
+            if model.emptyPagesInARow < 10 {
+                expectRunStarted(producer: nextID)
+            } else {
+                model.diagnostics.append(.emptyPagesLimitReached(count: model.emptyPagesInARow))
+            }
+        }
     }
 
     private func answerWithoutPage(_ operation: Operation) {

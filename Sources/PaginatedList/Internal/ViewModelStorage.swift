@@ -1,0 +1,261 @@
+import Signals
+
+/// The working part of a `PaginatedListViewModel`: it queues every input as a command, runs the commands
+/// one at a time through the `PagingStateMachine`, and carries out the machine's actions (starting and
+/// cutting off page producers, timing automatic retries, publishing transitions).
+///
+/// **Commands.** Public calls and producer events become commands in `inbox`. They run in FIFO order,
+/// by whichever thread holds the *drain token*, inside an action run by the scheduler. A command
+/// submitted while another runs (from another thread, or from an observer the running command calls)
+/// runs after it, by the same drainer: never nested, so the stack does not grow with the number of pages.
+///
+/// **Locking rule.** `lock` guards `inbox`, `draining`, `released` and `runs`. The machine and
+/// `published` belong to the holder of the drain token, which is taken and given back under `lock` (so
+/// one drainer's writes happen before the next one's reads). No lock is held while user code runs: the
+/// dependency's `firstPage()`, producers' start handlers, edit closures, observers, disposal.
+///
+/// **Ownership.** The view model retains the storage. The storage retains the runs of the loads in
+/// flight and the waiting retries' timers; the runs' observers, the timers' actions and the scheduled
+/// drains hold the storage weakly. Releasing the view model (`shutdown()`) disposes the runs and timers.
+final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
+    // `@unchecked`: the mutable state is guarded by `lock` or owned by the drain-token holder (see above).
+    typealias Machine = PagingStateMachine<Item, Failure>
+    typealias PageProducer = Producer<Page<Item, Failure>, Failure>
+
+    /// An input of the view model.
+    enum Command {
+        case loadNextPage
+        case loadIfNeeded(PrefetchRequest)
+        case reset
+        case reload
+        /// An event of load `LoadID`'s producer.
+        case event(LoadID, Event<Page<Item, Failure>, Failure>)
+        /// The automatic retry of a kind's failed load is due.
+        case retryDue(LoadKind, of: LoadID)
+    }
+
+    private let firstPage: () -> PageProducer
+    private let scheduler: any Scheduler
+    private let retryScheduler: (any DateScheduler)?
+    /// The waiting automatic retries' timers, by kind; set by the drainer, disposed by `shutdown()`.
+    private let retryTimers = (refresh: SerialDisposable(), prepend: SerialDisposable(), append: SerialDisposable())
+
+    let items: MutableProperty<ItemList<Item>>
+    let loading: MutableProperty<Bool>
+    let lastError: MutableProperty<Failure?>
+    let exhausted: MutableProperty<Bool>
+    let state: MutableProperty<PaginatedListState<Failure>>
+    let loadStates: MutableProperty<LoadStates<Failure>>
+    let changes = Signal<ItemListChange, Never>.pipe()
+    let diagnostics = Signal<PaginatedListDiagnostic, Never>.pipe()
+
+    private let lock = Locked<Void>(())
+    // Guarded by `lock`.
+    private var inbox: [Command] = []
+    private var inboxHead = 0
+    private var draining = false
+    private var released = false
+    /// The runs of the loads started and not yet cut off.
+    private var runs: [(load: LoadID, run: any Disposable)] = []
+
+    // Owned by the holder of the drain token.
+    private var machine: Machine
+    /// What the properties show.
+    private var published = Published()
+
+    /// The derived values last published, to publish only what changed.
+    private struct Published {
+        var loadStates: LoadStates<Failure> = .idle
+        var state: PaginatedListState<Failure> = .idle
+        var hasError = false
+    }
+
+    init(firstPage: @escaping () -> PageProducer, scheduler: any Scheduler, retry: AutomaticRetry?) {
+        self.firstPage = firstPage
+        self.scheduler = scheduler
+        retryScheduler = retry?.scheduler
+        machine = Machine(retry: retry?.policy, generator: retry?.generator ?? SystemRandomNumberGenerator())
+        items = MutableProperty(ItemList())
+        loading = MutableProperty(false)
+        lastError = MutableProperty(nil)
+        exhausted = MutableProperty(false)
+        state = MutableProperty(.idle)
+        loadStates = MutableProperty(.idle)
+    }
+
+    // MARK: - Commands
+
+    /// Queues `command` and asks the scheduler to run the queue. Any thread.
+    func submit(_ command: Command) {
+        let accepted = lock.withLock { _ -> Bool in
+            guard !released else { return false }
+            inbox.append(command)
+            return true
+        }
+        guard accepted else { return }
+        scheduler.schedule { [weak self] in self?.drain() }
+    }
+
+    /// Runs queued commands until none is left, unless another thread (or an outer frame of this one)
+    /// already holds the drain token, in which case that drainer runs them.
+    private func drain() {
+        let acquired = lock.withLock { _ -> Bool in
+            guard !draining, !released else { return false }
+            draining = true
+            return true
+        }
+        guard acquired else { return }
+        while let command = takeCommand() {
+            perform(command)
+        }
+    }
+
+    /// The next command, or `nil` after giving the drain token back.
+    private func takeCommand() -> Command? {
+        lock.withLock { _ -> Command? in
+            guard !released, inboxHead < inbox.count else {
+                inbox.removeAll(keepingCapacity: true)
+                inboxHead = 0
+                draining = false
+                return nil
+            }
+            let command = inbox[inboxHead]
+            inboxHead += 1
+            return command
+        }
+    }
+
+    private func perform(_ command: Command) {
+        switch command {
+        case .loadNextPage:
+            run(machine.loadNextPage())
+        case let .loadIfNeeded(request):
+            run(machine.loadIfNeeded(request))
+        case .reset:
+            run(machine.reset())
+        case .reload:
+            run(machine.reset())
+            run(machine.loadNextPage())
+        case let .event(load, event):
+            run(machine.receive(event, of: load))
+        case let .retryDue(kind, failedLoad):
+            run(machine.retryDue(kind, of: failedLoad))
+        }
+    }
+
+    // MARK: - Actions (drain token held, no lock)
+
+    private func run(_ actions: [Machine.Action]) {
+        for action in actions {
+            switch action {
+            case let .start(load, request):
+                start(load, request)
+            case let .cutOff(load):
+                cutOff(load)
+            case let .publish(transition):
+                publish(transition)
+            case let .scheduleRetry(kind, failedLoad, delay):
+                guard let retryScheduler else { continue }
+                timer(kind).inner = retryScheduler.schedule(after: delay) { [weak self] in
+                    self?.submit(.retryDue(kind, of: failedLoad))
+                }
+            case let .cancelRetry(kind):
+                timer(kind).inner = nil
+            case let .report(diagnostic):
+                diagnostics.input.send(value: diagnostic)
+            }
+        }
+    }
+
+    private func timer(_ kind: LoadKind) -> SerialDisposable {
+        switch kind {
+        case .refresh: retryTimers.refresh
+        case .prepend: retryTimers.prepend
+        case .append: retryTimers.append
+        }
+    }
+
+    /// Starts the producer of `request` as load `load`; its events come back as commands.
+    private func start(_ load: LoadID, _ request: PageRequest<Item, Failure>) {
+        let producer: PageProducer
+        switch request {
+        case .firstPage:
+            producer = firstPage()
+            machine.firstPageMade(producer, for: load)
+        case let .producer(given):
+            producer = given
+        }
+        let run = producer.start { [weak self] event in
+            self?.submit(.event(load, event))
+        }
+        let keep = lock.withLock { _ -> Bool in
+            guard !released else { return false }
+            runs.append((load, run))
+            return true
+        }
+        if !keep { run.dispose() }
+    }
+
+    private func cutOff(_ load: LoadID) {
+        let run = lock.withLock { _ -> (any Disposable)? in
+            guard let index = runs.firstIndex(where: { $0.load == load }) else { return nil }
+            return runs.remove(at: index).run
+        }
+        run?.dispose()
+    }
+
+    /// Publishes one transition: stages every property that changes, then delivers them, so that every
+    /// observer sees all of them already updated.
+    private func publish(_ transition: Machine.Transition) {
+        var staged: [StagedDelivery?] = []
+        if let newItems = transition.items { staged.append(items.stage(newItems)) }
+        let newStates = transition.loadStates
+        let newState = Self.state(of: newStates, lastError: transition.lastError)
+        let old = published
+        published = Published(loadStates: newStates, state: newState, hasError: transition.lastError != nil)
+        if old.loadStates.isLoading != newStates.isLoading { staged.append(loading.stage(newStates.isLoading)) }
+        if old.loadStates.append.isComplete != newStates.append.isComplete {
+            staged.append(exhausted.stage(newStates.append.isComplete))
+        }
+        if old.hasError || transition.lastError != nil { staged.append(lastError.stage(transition.lastError)) }
+        if !old.loadStates.hasSameCases(as: newStates) || newStates.refresh.error != nil || newStates.prepend.error != nil
+            || newStates.append.error != nil {
+            staged.append(loadStates.stage(newStates))
+        }
+        if !Self.sameCase(old.state, newState) || newState.error != nil { staged.append(state.stage(newState)) }
+        for change in transition.changes { staged.append(changes.input.stage(.value(change))) }
+        for delivery in staged { delivery?.deliver() }
+    }
+
+    /// The single state of the older API: loading while any kind loads, else the last error, else
+    /// exhausted when the append edge is complete, else idle.
+    private static func state(of states: LoadStates<Failure>, lastError: Failure?) -> PaginatedListState<Failure> {
+        if states.isLoading { return .loading }
+        if let lastError { return .failed(lastError) }
+        if states.append.isComplete { return .exhausted }
+        return .idle
+    }
+
+    private static func sameCase(_ lhs: PaginatedListState<Failure>, _ rhs: PaginatedListState<Failure>) -> Bool {
+        switch (lhs, rhs) {
+        case (.idle, .idle), (.loading, .loading), (.exhausted, .exhausted): true
+        default: false
+        }
+    }
+
+    /// The view model was released: drop queued commands, ignore later events, cut off every run, cancel
+    /// the retries.
+    func shutdown() {
+        let cutOff = lock.withLock { _ -> [any Disposable] in
+            released = true
+            inbox.removeAll()
+            inboxHead = 0
+            defer { runs.removeAll() }
+            return runs.map(\.run)
+        }
+        for run in cutOff { run.dispose() }
+        retryTimers.refresh.dispose()
+        retryTimers.prepend.dispose()
+        retryTimers.append.dispose()
+    }
+}

@@ -51,8 +51,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
 
     private let lock = Locked<Void>(())
     // Guarded by `lock`.
-    private var inbox: [Command] = []
-    private var inboxHead = 0
+    private var inbox = FIFO<Command>()
     private var draining = false
     private var released = false
     /// The runs of the loads started and not yet cut off.
@@ -113,14 +112,10 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     /// The next command, or `nil` after giving the drain token back.
     private func takeCommand() -> Command? {
         lock.withLock { _ -> Command? in
-            guard !released, inboxHead < inbox.count else {
-                inbox.removeAll(keepingCapacity: true)
-                inboxHead = 0
+            guard !released, let command = inbox.popFirst() else {
                 draining = false
                 return nil
             }
-            let command = inbox[inboxHead]
-            inboxHead += 1
             return command
         }
     }
@@ -249,7 +244,6 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         let cutOff = lock.withLock { _ -> [any Disposable] in
             released = true
             inbox.removeAll()
-            inboxHead = 0
             defer { runs.removeAll() }
             return runs.map(\.run)
         }

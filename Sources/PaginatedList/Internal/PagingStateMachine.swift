@@ -106,7 +106,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// How many landed loads are remembered (to tell their extra events from stale ones).
     private static var landedMemory: Int { 8 }
 
-    private(set) var items = ItemList<Item>()
+    private(set) var store = ItemStore<Item>()
     private(set) var append: Edge = .ready(PendingLoad(request: .firstPage))
     private(set) var prepend: Edge = .waiting
     /// The kinds whose last load failed, the most recent failure last (what `lastError` shows).
@@ -124,6 +124,9 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     // MARK: - What the properties show
+
+    /// The items held.
+    var items: ItemList<Item> { store.items }
 
     var loadStates: LoadStates<Failure> {
         LoadStates(refresh: .idle, prepend: prepend.loadState, append: append.loadState)
@@ -175,9 +178,8 @@ struct PagingStateMachine<Item, Failure: Error> {
         append = .ready(PendingLoad(request: .firstPage))
         prepend = .waiting
         failureOrder = []
-        let hadItems = !items.isEmpty
-        if hadItems { items = ItemList() }
-        actions.insert(transition(hadItems ? [.reset] : []), at: 0)
+        let changes = store.removeAll()
+        actions.insert(transition(changes), at: 0)
         return actions
     }
 
@@ -187,6 +189,38 @@ struct PagingStateMachine<Item, Failure: Error> {
         guard case let .failed(_, pending, retryOf) = edge(kind), retryOf == failedLoad,
               let direction = kind.direction else { return [] }
         return start(direction, pending)
+    }
+
+    // MARK: - Edits
+
+    /// Replaces the held item with `item`'s id by `item`; nothing if no item with that id is held.
+    mutating func update(_ item: Item) -> [Action] {
+        guard let index = store.position(ofIDOf: item) else { return [] }
+        return replace(at: index, with: item)
+    }
+
+    /// Replaces the item at `index` (a position `position(ofKey:)` gave) by `item`, which has its id.
+    mutating func replace(at index: Int, with item: Item) -> [Action] {
+        let changes = store.replace(at: index, with: item)
+        return [transition(changes)]
+    }
+
+    /// Removes the item whose id is `key`; nothing if it is not held.
+    mutating func remove(key: AnyHashable) -> [Action] {
+        guard let index = store.position(ofKey: key) else { return [] }
+        let changes = store.remove(at: index)
+        return [transition(changes)]
+    }
+
+    /// Inserts `batch` at `index` (clamped to the list); items whose id is held update it in place.
+    mutating func insert(_ batch: [Item], at index: Int) -> [Action] {
+        let changes = store.insert(batch, at: index)
+        return changes.isEmpty ? [] : [transition(changes)]
+    }
+
+    /// The position of the item whose id is `key`, if held.
+    func position(ofKey key: AnyHashable) -> Int? {
+        store.position(ofKey: key)
     }
 
     // MARK: - Producer events
@@ -230,12 +264,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     ) -> [Action] {
         landed.append(load)
         if landed.count > Self.landedMemory { landed.removeFirst() }
-        var changes: [ItemListChange] = []
-        if !page.items.isEmpty {
-            let start = items.count
-            items.append(contentsOf: page.items)
-            changes.append(.appended(start ..< items.count))
-        }
+        let changes = store.append(page.items)
         if case .waiting = prepend { prepend = .complete }
         append = page.next.map { .ready(PendingLoad(request: .producer($0))) } ?? .complete
 
@@ -340,6 +369,8 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// The transition to the current state, with `changes` applied to the list (none: the list is unchanged).
+    /// Call it with changes already computed (`let changes = store.…; transition(changes)`): in
+    /// `transition(store.edit())`, `self` is read before the argument runs, so the list would be the old one.
     private func transition(_ changes: [ItemListChange] = []) -> Action {
         .publish(Transition(items: changes.isEmpty ? nil : items, changes: changes, loadStates: loadStates, lastError: lastError))
     }

@@ -32,6 +32,14 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case event(LoadID, Event<Page<Item, Failure>, Failure>)
         /// The automatic retry of a kind's failed load is due.
         case retryDue(LoadKind, of: LoadID)
+        /// Replace the held item with this item's id.
+        case update(Item)
+        /// Change the held item whose id is `key` with `change`, which must keep the id.
+        case modify(key: AnyHashable, change: @Sendable (inout Item) -> Void)
+        /// Remove the held item whose id is `key`.
+        case remove(key: AnyHashable)
+        /// Insert items at an index (clamped).
+        case insert([Item], at: Int)
     }
 
     private let firstPage: () -> PageProducer
@@ -135,7 +143,25 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             run(machine.receive(event, of: load))
         case let .retryDue(kind, failedLoad):
             run(machine.retryDue(kind, of: failedLoad))
+        case let .update(item):
+            run(machine.update(item))
+        case let .modify(key, change):
+            modify(key: key, change)
+        case let .remove(key):
+            run(machine.remove(key: key))
+        case let .insert(batch, index):
+            run(machine.insert(batch, at: index))
         }
+    }
+
+    /// Runs the user's `change` on the held item whose id is `key` (outside the machine: it is user code).
+    private func modify(key: AnyHashable, _ change: @Sendable (inout Item) -> Void) {
+        guard let index = machine.position(ofKey: key) else { return }
+        var item = machine.items[index]
+        change(&item)
+        precondition(machine.store.position(ofIDOf: item) == index,
+                     "PaginatedListViewModel.update(id:_:): the change must not change the item's id")
+        run(machine.replace(at: index, with: item))
     }
 
     // MARK: - Actions (drain token held, no lock)

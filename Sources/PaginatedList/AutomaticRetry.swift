@@ -3,8 +3,10 @@ import Signals
 /// Opt-in automatic retry for a `PaginatedListViewModel`: a `RetryPolicy`, the `DateScheduler` that
 /// times the waits, and the random source of the jitter.
 ///
-/// After a page fails, the view model waits the policy's delay on `scheduler`, then retries the page as
-/// a command on its own scheduler (as if `loadNextPage()` were called). A manual `loadNextPage()` during
+/// After a page fails, the view model asks the policy what to do (`RetryPolicy.decision(after:failures:draw:)`:
+/// it listens to a `RetryAdvising` error, waiting at least a server's `Retry-After` and not retrying what
+/// cannot succeed), waits the delay decided on `scheduler`, then retries the page as a command on its own
+/// scheduler (as if `loadNextPage()` were called). A manual `loadNextPage()` during
 /// the wait retries at once and cancels the wait; `reset()` and the release of the view model cancel it.
 /// Consecutive failures of a page count towards `policy.maxRetries`; a page that lands resets the count.
 public struct AutomaticRetry: Sendable {

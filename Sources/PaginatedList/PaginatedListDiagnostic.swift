@@ -25,6 +25,9 @@ public enum PaginatedListDiagnostic: Equatable, Sendable {
     /// per command, so that a list whose observers wait for new items is never stranded and never loops).
     /// The next `loadNextPage()` (or prefetch request) goes on from where it stopped.
     case emptyPagesLimitReached(count: Int)
+    /// A page failed with an error that says the same request cannot succeed (`RetryAdvice.doNotRetry`,
+    /// an HTTP 404, say): the view model's `AutomaticRetry` does not retry it; `loadNextPage()` does.
+    case retryNotAttempted
     /// A page source corrected its position in a feed that changed while it was paged: `count` items
     /// were dropped as already loaded (`.duplicatesDropped`), or it stepped back to close a gap.
     case sourceCorrection(SourceCorrection)

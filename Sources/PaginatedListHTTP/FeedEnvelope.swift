@@ -58,12 +58,7 @@ public struct FeedEnvelope<Item: Decodable>: Decodable {
     }
 
     private static func key(in object: KeyedDecodingContainer<AnyKey>, _ names: [String]) -> AnyKey? {
-        for name in names {
-            for spelling in [name, camelCase(name)] where object.contains(AnyKey(spelling)) {
-                return AnyKey(spelling)
-            }
-        }
-        return nil
+        names.lazy.compactMap { AnyKey.find($0, in: object) }.first
     }
 
     private static func integer(in object: KeyedDecodingContainer<AnyKey>, _ names: [String]) throws -> Int? {
@@ -76,22 +71,7 @@ public struct FeedEnvelope<Item: Decodable>: Decodable {
         if let number = try? object.decodeIfPresent(Int.self, forKey: key) { return String(number) }
         return try object.decodeIfPresent(String.self, forKey: key)
     }
-
-    /// `next_cursor` → `nextCursor`, as `.convertFromSnakeCase` reads it.
-    private static func camelCase(_ name: String) -> String {
-        let parts = name.split(separator: "_")
-        return parts.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.capitalized }.joined()
-    }
 }
 
 extension FeedEnvelope: Sendable where Item: Sendable {}
 extension FeedEnvelope: Equatable where Item: Equatable {}
-
-/// A coding key made of any string.
-struct AnyKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(_ stringValue: String) { self.stringValue = stringValue }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}

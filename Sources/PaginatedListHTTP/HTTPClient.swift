@@ -30,13 +30,18 @@ public struct HTTPClient: Sendable {
     public var requiresJSONContentType: Bool
     /// Makes the decoder for one response.
     public var makeDecoder: @Sendable () -> JSONDecoder
+    /// The rate-limit windows the client respects and records (`HTTPRateLimits.shared` by default).
+    public var rateLimits: HTTPRateLimits
 
     /// A client on `session` that adds `headers` to every request and decodes with `makeDecoder`
-    /// (by default `JSONCoding.makeDecoder`: snake_case keys, ISO 8601 dates).
+    /// (by default `JSONCoding.makeDecoder`: snake_case keys, ISO 8601 dates), respecting the windows of
+    /// `rateLimits`.
     public init(
         session: URLSession = .shared, headers: [String: String] = [:], requiresJSONContentType: Bool = true,
-        makeDecoder: @escaping @Sendable () -> JSONDecoder = JSONCoding.makeDecoder
+        makeDecoder: @escaping @Sendable () -> JSONDecoder = JSONCoding.makeDecoder,
+        rateLimits: HTTPRateLimits = .shared
     ) {
+        self.rateLimits = rateLimits
         self.session = session
         self.headers = headers
         self.requiresJSONContentType = requiresJSONContentType
@@ -47,8 +52,9 @@ public struct HTTPClient: Sendable {
 
     /// A producer that, on every start, makes `request` and sends the response if its status is 2xx.
     ///
-    /// Fails with `.transport` (no response, a body cut short) or `.status` (any other status, with an
-    /// excerpt of the body and, for 429 and 503, the `Retry-After` delay).
+    /// Fails with `.transport` (no response, a body cut short), `.status` (any other status, with the
+    /// headers, the body and the wait the server asked for), or `.rateLimited` (held back: see
+    /// `HTTPRateLimits`). A response that asks for a wait opens its origin's window in `rateLimits`.
     public func response(for request: URLRequest) -> Producer<HTTPResponse, HTTPError> {
         exchange(request) { (200 ..< 300).contains($0) }
     }
@@ -97,21 +103,25 @@ public struct HTTPClient: Sendable {
     /// - Throws: `.contentType` if the client requires JSON and the response is not, `.decoding` (with
     ///   `JSONCodingError`'s sentence as the reason) if the body does not decode.
     public func decode<T: Decodable>(_ type: T.Type = T.self, from response: HTTPResponse) throws(HTTPError) -> T {
+        try decode(type, from: response, userInfo: [:])
+    }
+
+    /// Decodes a `T` from `response`'s body with the client's decoder, given `userInfo`.
+    func decode<T: Decodable>(
+        _ type: T.Type, from response: HTTPResponse, userInfo: [CodingUserInfoKey: any Sendable]
+    ) throws(HTTPError) -> T {
         if requiresJSONContentType, !response.isJSON {
             throw HTTPError(
-                kind: .contentType, url: response.url, statusCode: response.statusCode,
-                bodyExcerpt: HTTPError.excerpt(of: response.data),
+                kind: .contentType, response: response,
                 reason: "expected application/json, received \(response.header("Content-Type") ?? "nothing")"
             )
         }
         do {
-            return try makeDecoder().decode(type, from: response.data)
+            let decoder = makeDecoder()
+            for (key, value) in userInfo { decoder.userInfo[key] = value }
+            return try decoder.decode(type, from: response.data)
         } catch {
-            throw HTTPError(
-                kind: .decoding, url: response.url, statusCode: response.statusCode,
-                bodyExcerpt: HTTPError.excerpt(of: response.data),
-                reason: JSONCodingError(decoding: type, error).description
-            )
+            throw HTTPError(kind: .decoding, response: response, reason: JSONCodingError(decoding: type, error).description)
         }
     }
 
@@ -134,22 +144,55 @@ public struct HTTPClient: Sendable {
     ) -> Producer<HTTPResponse, HTTPError> {
         let request = prepared(request)
         let session = session
+        let limits = rateLimits
         return Producer { observer, lifetime in
-            // The completion handler holds the observer until the task ends: the run lasts that long.
-            // Cancelling the task (below) makes the handler run with `cancelled`, after the run has
-            // ended, so that late error is dropped.
-            let task = session.dataTask(with: request) { data, response, error in
-                switch Self.outcome(request: request, data: data, response: response, error: error, accepts: accepts) {
-                case let .success(response):
-                    observer.send(value: response)
-                    observer.sendCompleted()
-                case let .failure(error):
-                    observer.send(error: error)
+            Self.send(request, on: session, limits: limits, accepts: accepts, to: observer, lifetime)
+        }
+    }
+
+    /// Sends `request` now, or later if its origin's rate-limit window is open (re-checking the window
+    /// then), or fails it as `.rateLimited` if the window closes after `limits.maxWait`.
+    private static func send(
+        _ request: URLRequest, on session: URLSession, limits: HTTPRateLimits,
+        accepts: @escaping @Sendable (Int) -> Bool, to observer: Signal<HTTPResponse, HTTPError>.Observer,
+        _ lifetime: Lifetime
+    ) {
+        guard !lifetime.hasEnded else { return }
+        if let url = request.url, let end = limits.windowEnd(for: url) {
+            let wait = end.timeIntervalSinceNow
+            guard wait <= limits.maxWait.timeInterval else {
+                return observer.send(error: HTTPError(
+                    kind: .rateLimited, url: url,
+                    reason: "the server's rate-limit window is open for \(HTTPError.seconds(wait)) more", retryAfter: wait
+                ))
+            }
+            // The timer holds the observer until it fires, so the run lasts that long; if the run ended
+            // meanwhile (interrupted, disposed), `send` sees it and sends nothing.
+            DispatchQueue.global().asyncAfter(deadline: .now() + wait) {
+                send(request, on: session, limits: limits, accepts: accepts, to: observer, lifetime)
+            }
+            return
+        }
+        // The completion handler holds the observer until the task ends: the run lasts that long.
+        // Cancelling the task (below) makes the handler run with `cancelled`, after the run has
+        // ended, so that late error is dropped.
+        let task = session.dataTask(with: request) { data, response, error in
+            if let http = response as? HTTPURLResponse, error == nil, let url = http.url ?? request.url {
+                let received = HTTPResponse(data: data ?? Data(), response: http)
+                if let delay = RateLimitHeaders(received).delay, delay > 0 {
+                    limits.record(until: Date().addingTimeInterval(delay), for: url)
                 }
             }
-            lifetime.observeEnded { task.cancel() }
-            if !lifetime.hasEnded { task.resume() }
+            switch outcome(request: request, data: data, response: response, error: error, accepts: accepts) {
+            case let .success(response):
+                observer.send(value: response)
+                observer.sendCompleted()
+            case let .failure(error):
+                observer.send(error: error)
+            }
         }
+        lifetime.observeEnded { task.cancel() }
+        if !lifetime.hasEnded { task.resume() }
     }
 
     private static func outcome(
@@ -160,8 +203,7 @@ public struct HTTPClient: Sendable {
             let urlError = error as? URLError
             return .failure(HTTPError(
                 kind: .transport, url: url, statusCode: (response as? HTTPURLResponse)?.statusCode,
-                reason: urlError.map { "\($0.localizedDescription) (URLError \($0.code.rawValue))" }
-                    ?? String(describing: error),
+                reason: urlError.map { transportReason($0, request: request) } ?? String(describing: error),
                 transportCode: urlError?.code.rawValue
             ))
         }
@@ -170,13 +212,41 @@ public struct HTTPClient: Sendable {
         }
         let received = HTTPResponse(data: data ?? Data(), response: http)
         guard accepts(http.statusCode) else {
-            let retryAfter = received.header("Retry-After").flatMap(TimeInterval.init)
             return .failure(HTTPError(
-                kind: .status, url: url, statusCode: http.statusCode, bodyExcerpt: HTTPError.excerpt(of: received.data),
-                reason: HTTPURLResponse.localizedString(forStatusCode: http.statusCode), retryAfter: retryAfter
+                kind: .status, response: received, reason: HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
             ))
         }
         return .success(received)
+    }
+
+    /// A transport failure in words that say what happened, the same on every platform (Foundation on
+    /// Linux describes most of them as "The operation could not be completed").
+    static func transportReason(_ error: URLError, request: URLRequest) -> String {
+        let host = request.url?.host ?? "the server"
+        let text: String = switch error.code {
+        case .timedOut: "timed out (no answer within \(HTTPError.seconds(request.timeoutInterval)))"
+        case .networkConnectionLost: "the connection was lost before the response was complete"
+        case .cannotConnectToHost: "could not connect to \(host) (connection refused)"
+        case .cannotFindHost, .dnsLookupFailed: "could not find the host \(host) (DNS lookup failed)"
+        case .notConnectedToInternet: "not connected to the internet"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            "the secure connection to \(host) failed"
+        case .cancelled: "cancelled"
+        case .badURL: "the URL is malformed"
+        case .unsupportedURL: "the URL's scheme is not supported"
+        case .badServerResponse: "the server's response could not be read"
+        case .cannotParseResponse: "the response could not be parsed"
+        case .zeroByteResource: "the response was empty"
+        case .resourceUnavailable: "the resource is unavailable"
+        case .httpTooManyRedirects: "too many redirects"
+        case .redirectToNonExistentLocation: "a redirect pointed nowhere"
+        case .cannotDecodeRawData, .cannotDecodeContentData: "the response's content encoding could not be decoded"
+        case .dataLengthExceedsMaximum: "the response is larger than allowed"
+        case .unknown: "the transfer failed (the connection closed before the body was complete, or a lower-level error)"
+        default: error.localizedDescription
+        }
+        return "\(text) (URLError \(error.code.rawValue))"
     }
 }
 

@@ -2,17 +2,22 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import PaginatedList
 
-/// Why an HTTP request did not yield the value asked for: the one error of `PaginatedListHTTP`.
+/// Why an HTTP request did not yield the value asked for: the one error of `PaginatedListHTTP`, with
+/// everything the server said.
 ///
-/// Transport failures, non-2xx statuses, bodies that are not JSON and bodies that do not decode all
-/// become an `HTTPError` that says what went wrong (`kind`, `reason`), where (`url`), and what the server
-/// said (`statusCode`, a bounded `bodyExcerpt`). Its `description` is one line for logs and error banners:
+/// Transport failures, non-2xx statuses, bodies that are not JSON, bodies that do not decode, error
+/// envelopes sent with a 200 (`{"ok": false}`) and requests held back by a rate limit all become an
+/// `HTTPError` that says what went wrong (`kind`, `reason`), where (`url`), and what the server said:
+/// `statusCode`, every response header (`headers`, `header(_:)`), the body (`body`, up to `bodyLimit`
+/// bytes), the error message the body carries when it is JSON (`serverMessage`), and how long the server
+/// asked the client to wait (`retryAfter`). Its `description` is always one line, for logs and banners:
 ///
-/// `HTTP 500 from http://127.0.0.1:8080/items?page=2&limit=20: server error; body: {"error":"boom"}`
+/// `HTTP 403 from https://api.github.com/repos/o/r/issues?page=3: Forbidden: API rate limit exceeded; retry after 37 s`
 ///
-/// Every `HTTPError` is retryable in the sense of the view model: the failed page stays pending and the
-/// next `loadNextPage()` makes the same request again.
+/// The view model keeps the failed page pending: the next `loadNextPage()` makes the same request again.
+/// As a `RetryAdvising` error it tells `AutomaticRetry` what a retry can achieve (see `retryAdvice`).
 public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What kind of failure it was.
     public enum Kind: String, Equatable, Sendable {
@@ -22,11 +27,21 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case status
         /// The response's `Content-Type` is not JSON (an HTML error page from a proxy, say).
         case contentType
-        /// The body is not the JSON expected (malformed, or a value of the wrong shape).
+        /// The body is not the JSON expected: malformed, a value of the wrong shape, or a key the paging
+        /// style needs is missing (`keyPath` names it).
         case decoding
+        /// A 2xx whose body says the request failed: `{"ok": false, "error": "invalid_auth"}` (Slack), or
+        /// an `"error"` object where the page should be (see `HTTPErrorEnvelope`).
+        case errorEnvelope
+        /// Not sent: the server's rate-limit window for this host is open for longer than the client
+        /// waits (`HTTPRateLimits.maxWait`); `retryAfter` says how long it still is.
+        case rateLimited
     }
 
-    /// The most characters of the body `bodyExcerpt` keeps.
+    /// The most bytes of a response body an error keeps (64 KiB); the rest is dropped and
+    /// `bodyIsTruncated` is set.
+    public static let bodyLimit = 65_536
+    /// The most characters of the body `bodyExcerpt` shows.
     public static let excerptLimit = 256
 
     /// What kind of failure it was.
@@ -35,29 +50,78 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     public let url: URL?
     /// The response's status code, if a response arrived.
     public let statusCode: Int?
-    /// The start of the response body as text (at most `excerptLimit` characters, then `…`); empty when
-    /// there was no body.
-    public let bodyExcerpt: String
-    /// What went wrong, in words: the transport error's description, the status's reason phrase, the
-    /// content type received, or the decoding error (`JSONCodingError`'s sentence).
+    /// Every header of the response, as received (empty when no response arrived); look one up with
+    /// `header(_:)`, which ignores case.
+    public let headers: [String: String]
+    /// The response body, at most `bodyLimit` bytes of it (empty when there was none).
+    public let body: Data
+    /// Whether the body was longer than `bodyLimit` and was cut.
+    public let bodyIsTruncated: Bool
+    /// The error message of a JSON body, from the shapes APIs commonly use: `error.message` (Stripe),
+    /// `message` (GitHub), `error_description` (OAuth), `detail` (Django REST framework),
+    /// `errors[0].detail`/`title`/`message` (JSON:API, GraphQL), a string `error` (Slack); else `nil`.
+    public let serverMessage: String?
+    /// What went wrong, in words: the transport error, the status's reason phrase, the content type
+    /// received, the decoding error, or the missing key.
     public let reason: String
     /// The `URLError` code of a transport failure (`URLError.Code.rawValue`), else `nil`.
     public let transportCode: Int?
-    /// The delay the server asked for in a `Retry-After` header (seconds), if any: set on 429 and 503.
+    /// How long the server asked the client to wait before the next request, in seconds from when the
+    /// response arrived: from `Retry-After` (seconds, or an HTTP date read against the response's `Date`),
+    /// or from `RateLimit-Reset` / `X-RateLimit-Reset` when the rate limit is used up. `nil` if it did not say.
     public let retryAfter: TimeInterval?
+    /// The key path a paging style or envelope could not find or read (`response_metadata.next_cursor`),
+    /// for `.decoding` errors that come from one; else `nil`.
+    public let keyPath: String?
 
-    /// An error of `kind` with every field given; the library makes them, tests may too.
+    /// An error of `kind` with every field given; the library makes them, tests may too. A `body`
+    /// longer than `bodyLimit` is cut to it.
     public init(
-        kind: Kind, url: URL?, statusCode: Int? = nil, bodyExcerpt: String = "", reason: String,
-        transportCode: Int? = nil, retryAfter: TimeInterval? = nil
+        kind: Kind, url: URL?, statusCode: Int? = nil, headers: [String: String] = [:], body: Data = Data(),
+        reason: String, serverMessage: String? = nil, transportCode: Int? = nil, retryAfter: TimeInterval? = nil,
+        keyPath: String? = nil
     ) {
         self.kind = kind
         self.url = url
         self.statusCode = statusCode
-        self.bodyExcerpt = bodyExcerpt
+        self.headers = headers
+        self.body = body.count > Self.bodyLimit ? Data(body.prefix(Self.bodyLimit)) : body
+        bodyIsTruncated = body.count > Self.bodyLimit
         self.reason = reason
+        self.serverMessage = serverMessage
         self.transportCode = transportCode
         self.retryAfter = retryAfter
+        self.keyPath = keyPath
+    }
+
+    /// An error about `response`: its status, headers, body, server message and `retryAfter` filled in.
+    init(kind: Kind, response: HTTPResponse, reason: String, keyPath: String? = nil, serverMessage: String? = nil) {
+        self.init(
+            kind: kind, url: response.url, statusCode: response.statusCode, headers: response.headers,
+            body: response.data, reason: reason,
+            serverMessage: serverMessage ?? (response.isJSON ? Self.message(inJSON: response.data) : nil),
+            retryAfter: RateLimitHeaders(response).delay, keyPath: keyPath
+        )
+    }
+
+    /// The value of the response header `name` (matched case-insensitively), or `nil`.
+    public func header(_ name: String) -> String? {
+        if let value = headers[name] { return value }
+        let lowered = name.lowercased()
+        return headers.first { $0.key.lowercased() == lowered }?.value
+    }
+
+    /// The body as text (invalid UTF-8 repaired).
+    public var bodyText: String {
+        String(decoding: body, as: UTF8.self)
+    }
+
+    /// The start of the body as one line of text: at most `excerptLimit` characters, whitespace and
+    /// control characters folded into single spaces, `…` if cut; empty when there was no body.
+    public var bodyExcerpt: String {
+        let text = Self.oneLine(String(decoding: body.prefix(Self.excerptLimit * 4), as: UTF8.self))
+        let cut = text.count > Self.excerptLimit || body.count > Self.excerptLimit * 4 || bodyIsTruncated
+        return String(text.prefix(Self.excerptLimit)) + (cut ? "…" : "")
     }
 
     /// Whether the request was cancelled (its run was interrupted before the response arrived).
@@ -65,7 +129,8 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         kind == .transport && transportCode == URLError.Code.cancelled.rawValue
     }
 
-    /// One line: the kind, the status, the URL, the reason, and the body excerpt if there is one.
+    /// One line, always: the kind, the status, the URL, the reason, the server's message (or else the
+    /// start of the body), and the wait the server asked for.
     public var description: String {
         let target = url?.absoluteString ?? "(no URL)"
         var text: String
@@ -74,17 +139,79 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .status: text = "HTTP \(statusCode ?? 0) from \(target): \(reason)"
         case .contentType: text = "HTTP \(statusCode ?? 0) from \(target) is not JSON: \(reason)"
         case .decoding: text = "HTTP \(statusCode ?? 0) from \(target) did not decode: \(reason)"
+        case .errorEnvelope: text = "HTTP \(statusCode ?? 0) from \(target) reports an error: \(reason)"
+        case .rateLimited: text = "HTTP request to \(target) not sent: \(reason)"
         }
-        if let retryAfter { text += "; retry after \(Int(retryAfter)) s" }
-        if !bodyExcerpt.isEmpty { text += "; body: \(bodyExcerpt)" }
-        return text
+        if let serverMessage, !serverMessage.isEmpty {
+            if serverMessage.lowercased() != reason.lowercased() { text += ": \(serverMessage)" }
+        } else if !bodyExcerpt.isEmpty {
+            text += "; body: \(bodyExcerpt)"
+        }
+        if let retryAfter { text += "; retry after \(Self.seconds(retryAfter))" }
+        return Self.oneLine(text)
     }
 
-    /// The first `excerptLimit` characters of `data` as text (invalid UTF-8 repaired), `…` if cut.
-    static func excerpt(of data: Data) -> String {
-        let prefix = data.prefix(excerptLimit * 4)
-        let text = String(decoding: prefix, as: UTF8.self)
-        let cut = text.count > excerptLimit || data.count > prefix.count
-        return String(text.prefix(excerptLimit)) + (cut ? "…" : "")
+    /// `3 s`, `1.5 s`, `0 s`.
+    static func seconds(_ interval: TimeInterval) -> String {
+        let rounded = (max(interval, 0) * 10).rounded(.up) / 10
+        return rounded == rounded.rounded() ? "\(Int(rounded)) s" : "\(rounded) s"
+    }
+
+    /// `text` with every run of whitespace and control characters replaced by one space, trimmed.
+    static func oneLine(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.append(" ") }
+                pendingSpace = false
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// The error message of a JSON error body, from the shapes APIs commonly use (see `serverMessage`).
+    static func message(inJSON data: Data) -> String? {
+        guard !data.isEmpty, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return nil
+        }
+        func text(_ value: Any?) -> String? {
+            guard let string = value as? String, !string.isEmpty else { return nil }
+            return oneLine(string)
+        }
+        let error = object["error"] as? [String: Any]
+        let errors = object["errors"] as? [Any]
+        let firstError = errors?.first as? [String: Any]
+        let candidates: [Any?] = [
+            error?["message"], object["message"], object["error_description"], object["detail"],
+            firstError?["detail"], firstError?["title"], firstError?["message"], errors?.first,
+            object["error"], error?["type"], object["title"],
+        ]
+        return candidates.lazy.compactMap(text).first
+    }
+}
+
+extension HTTPError: RetryAdvising {
+    /// What retrying can achieve: wait at least `retryAfter` when the server gave it; do not retry
+    /// what cannot succeed as sent (a status 400–499 other than 408, 425 and 429; a body that does not
+    /// decode or names a missing key; an error envelope; a malformed or unsupported URL); else retry
+    /// with the policy's backoff (transport failures, 408, 425, 429, 5xx, a non-JSON page from a proxy).
+    public var retryAdvice: RetryAdvice {
+        if let retryAfter { return .retryAfter(.milliseconds(Int64((retryAfter * 1000).rounded(.up)))) }
+        switch kind {
+        case .transport:
+            let permanent: Set<Int> = [URLError.Code.badURL.rawValue, URLError.Code.unsupportedURL.rawValue]
+            return transportCode.map(permanent.contains) == true ? .doNotRetry : .retry
+        case .status:
+            guard let statusCode, (400 ..< 500).contains(statusCode) else { return .retry }
+            return [408, 425, 429].contains(statusCode) ? .retry : .doNotRetry
+        case .contentType, .rateLimited:
+            return .retry
+        case .decoding, .errorEnvelope:
+            return .doNotRetry
+        }
     }
 }

@@ -22,6 +22,15 @@ public struct HTTPResponse: Sendable {
     /// The URL the response came from (after redirects), or `nil` if Foundation did not report one.
     public var url: URL? { response.url }
 
+    /// Every header of the response, as received.
+    public var headers: [String: String] {
+        var headers: [String: String] = [:]
+        for case let (name as String, value) in response.allHeaderFields {
+            headers[name] = value as? String ?? String(describing: value)
+        }
+        return headers
+    }
+
     /// The value of the header `name` (matched case-insensitively), or `nil` if it is absent.
     public func header(_ name: String) -> String? {
         response.value(forHTTPHeaderField: name)

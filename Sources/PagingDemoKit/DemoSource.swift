@@ -140,6 +140,7 @@ extension PaginatedListDiagnostic {
             "diagnostic: \(failures) failure\(failures == 1 ? "" : "s") in a row; automatic retries used up"
         case let .emptyPagesLimitReached(count):
             "diagnostic: \(count) empty pages in a row; stopped loading until asked again"
+        case .retryNotAttempted: "diagnostic: the failure cannot succeed as sent; no automatic retry"
         }
     }
 
@@ -157,6 +158,7 @@ extension PaginatedListDiagnostic {
         case let .retryScheduled(retry, delay): "retry \(retry) in \(delay)"
         case .retriesExhausted: "retries used up"
         case let .emptyPagesLimitReached(count): "\(count) empty pages; paused"
+        case .retryNotAttempted: "not retried"
         }
     }
 

@@ -301,17 +301,19 @@ struct PagingStateMachine<Item, Failure: Error> {
             setEdge(kind, .failed(error, failed, retryOf: nil))
             return [transition()]
         }
-        guard failed.failures <= retry.maxRetries else {
+        let draw = Double.random(in: 0 ... 1, using: &generator)
+        switch retry.decision(after: error, failures: failed.failures, draw: draw) {
+        case let .stop(reason):
             setEdge(kind, .failed(error, failed, retryOf: nil))
-            return [transition(), .report(.retriesExhausted(failures: failed.failures))]
+            return [transition(), .report(reason.diagnostic)]
+        case let .retry(after: delay):
+            setEdge(kind, .failed(error, failed, retryOf: load))
+            return [
+                transition(),
+                .report(.retryScheduled(retry: failed.failures, delay: delay)),
+                .scheduleRetry(kind, of: load, after: delay),
+            ]
         }
-        let delay = retry.delay(beforeRetry: failed.failures, draw: Double.random(in: 0 ... 1, using: &generator))
-        setEdge(kind, .failed(error, failed, retryOf: load))
-        return [
-            transition(),
-            .report(.retryScheduled(retry: failed.failures, delay: delay)),
-            .scheduleRetry(kind, of: load, after: delay),
-        ]
     }
 
     // MARK: - Starting loads

@@ -26,7 +26,8 @@ public struct JSONCodingError: Error, CustomStringConvertible {
 
     /// One sentence: the operation, the type, the reason and the path.
     public var description: String {
-        "Could not \(operation.rawValue) \(typeName): \(reason)" + (path.isEmpty ? "." : " at \(path).")
+        let reason = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+        return "Could not \(operation.rawValue) \(typeName): \(reason)" + (path.isEmpty ? "." : " at \(path).")
     }
 
     package init(decoding type: Any.Type, _ error: any Error) {

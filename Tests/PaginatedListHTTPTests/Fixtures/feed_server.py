@@ -12,8 +12,24 @@ Last-Modified for the feed's version, answers late with ?delay=SECONDS, and is l
   GET /link[?page=P]&limit=L[&absolute=1] a top-level array; Link: <...>; rel="next" (relative or absolute)
   GET /drf[?cursor=C]&limit=L            {"results": [...], "next": "/drf?cursor=...&limit=L" | null}
   GET /offset?offset=O&limit=L           a top-level array
+  GET /github?page=P&per_page=L          GitHub: a top-level array; Link with first, prev, next, last;
+                                         X-RateLimit-Limit/Remaining/Reset headers
+  GET /stripe?limit=L[&starting_after=ID] Stripe: {"object": "list", "data": [...], "has_more": B};
+                                         ids "cus_0007"
+  GET /slack?limit=L[&cursor=C]          Slack: {"ok": true, "channels": [...],
+                                         "response_metadata": {"next_cursor": "C" | ""}}; ids "C0007";
+                                         cursors are base64 (they hold "+", "/" and "=")
+  GET /notion?page_size=L[&start_cursor=C] Notion: {"object": "list", "results": [...],
+                                         "next_cursor": C | null, "has_more": B}; ids "page-7"
+  GET /jsonapi?page[size]=L[&page[after]=ID] JSON:API: {"data": [{"type": "items", "id": "7",
+                                         "attributes": {"title": ...}}], "links": {"self": ..., "next": ...}}
+                                         ("next" left out on the last page)
 
-An item is {"id": 7, "title": "Item 7", "created_at": "2024-05-01T12:00:07Z"}.
+An item is {"id": 7, "title": "Item 7", "created_at": "2024-05-01T12:00:07Z"} (other ids as above).
+
+Every feed endpoint checks the query item q if present: it must arrive as NASTY (below), else the answer
+is a 400 naming what arrived. With nasty=1, /cursor's cursors start with NASTY (the id follows); a
+cursor that arrives changed is a 400. So a client that does not percent-encode a query exactly fails.
 
 Control endpoints (GET or POST; answer JSON):
 
@@ -22,14 +38,24 @@ Control endpoints (GET or POST; answer JSON):
   /control/delete?at=I&count=C           deletes C items from position I
   /control/fault?kind=K&times=T          the next T feed requests fail as K: 500, 429, malformed,
                                          truncated (Content-Length larger than the body, then close),
-                                         content-type (a text/html page with status 200)
+                                         content-type (a text/html page with status 200),
+                                         502 (a multi-line text/html page), 404 (GitHub's JSON message),
+                                         github-rate-limit (403, X-RateLimit-Remaining: 0, Reset in 1 s),
+                                         503-date (Retry-After as an HTTP date, 1 s ahead),
+                                         ratelimit-reset (429 with RateLimit-Reset: 1, no Retry-After),
+                                         big (500 with a 100 000-byte body), slack-error (200,
+                                         {"ok": false, "error": "invalid_auth"}), stripe-error (400 with
+                                         Stripe's {"error": {"message": ...}}), error-200 (200 with
+                                         {"error": {"message": ...}})
   /control/slow?delay=S&times=T          the next T feed requests answer after S seconds
-  /control/log[?tag=NAME]                the feed requests: path, tag, status, outcome ("pending",
+  /control/log[?tag=NAME]                the feed requests: path, query (decoded), time (seconds since
+                                         the server started), tag, status, outcome ("pending",
                                          "written", or "closed": the client closed the connection before
                                          the response was written)
   /control/shutdown                      stops the server
 """
 
+import base64
 import email.utils
 import json
 import os
@@ -42,6 +68,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 BASE_TIME = 1714564800  # 2024-05-01T12:00:00Z
+STARTED = time.monotonic()
+# Every character a query must carry through unchanged: reserved ones, "%", space, and non-ASCII.
+NASTY = "c++ +02:00 &=%/?#[]@!$'()*,;é漢"
+SLACK_PREFIX = bytes([0xFB, 0xFF])  # base64 "+/…": a Slack-style cursor with "+", "/" and "="
 
 
 class Feed:
@@ -77,6 +107,10 @@ class Feed:
 FEED = Feed(int(os.environ.get("FEED_ITEMS", "23")))
 
 
+def query_pairs(query):
+    return {k: v[0] for k, v in query.items()}
+
+
 def integer(query, name, default):
     try:
         return int(query.get(name, [default])[0])
@@ -91,7 +125,15 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def date_time_string(self, timestamp=None):
+        """The Date header: the time a fault computed its other dates from, when it did."""
+        override, self.date_override = getattr(self, "date_override", None), None
+        return email.utils.formatdate(override or timestamp or time.time(), usegmt=True)
+
     def do_POST(self):
+        self.do_GET()
+
+    def do_HEAD(self):
         self.do_GET()
 
     def do_GET(self):
@@ -99,7 +141,8 @@ class Handler(BaseHTTPRequestHandler):
         query = parse_qs(url.query)
         if url.path.startswith("/control/"):
             self.control(url.path[len("/control/"):], query)
-        elif url.path in ("/page", "/cursor", "/link", "/drf", "/offset"):
+        elif url.path in ("/page", "/cursor", "/link", "/drf", "/offset", "/github", "/stripe", "/slack",
+                          "/notion", "/jsonapi"):
             self.feed(url.path, query)
         else:
             self.reply(404, {"error": "no such endpoint: %s" % url.path})
@@ -150,7 +193,9 @@ class Handler(BaseHTTPRequestHandler):
         with FEED.lock:
             fault = FEED.faults.pop(0) if FEED.faults else None
             delay = FEED.slow.pop(0) if FEED.slow else float(query.get("delay", ["0"])[0])
-            entry = {"path": self.path, "tag": query.get("tag", [None])[0], "status": None, "outcome": "pending"}
+            entry = {"path": self.path, "query": {k: v[0] for k, v in query.items()},
+                     "time": time.monotonic() - STARTED, "tag": query.get("tag", [None])[0],
+                     "status": None, "outcome": "pending"}
             FEED.log.append(entry)
         if delay > 0 and self.wait_or_closed(delay):
             with FEED.lock:
@@ -161,7 +206,7 @@ class Handler(BaseHTTPRequestHandler):
             status, headers, body = self.answer(path, query, fault)
             entry["status"] = status
         try:
-            self.send(status, headers, body, truncated=(fault == "truncated"))
+            self.send(status, headers, body, truncated=(fault == "truncated"), head_only=(self.command == "HEAD"))
             outcome = "written"
         except (BrokenPipeError, ConnectionResetError):
             outcome = "closed"
@@ -188,6 +233,122 @@ class Handler(BaseHTTPRequestHandler):
     def answer(self, path, query, fault):
         """The status, headers and body of a feed request (called with the lock held)."""
         validators = {"ETag": FEED.etag, "Last-Modified": FEED.last_modified}
+        if fault is not None:
+            return self.fault(fault, validators)
+        if "q" in query and query["q"][0] != NASTY:
+            return 400, {}, json.dumps({"error": "q arrived as %r" % query["q"][0]}).encode()
+        if self.not_modified():
+            return 304, validators, b""
+        items = FEED.items
+        headers = dict(validators)
+        if path == "/page":
+            limit = max(1, integer(query, "limit", 10))
+            page = max(1, integer(query, "page", 1))
+            body = {"items": items[(page - 1) * limit:page * limit]}
+            if query.get("totals", ["0"])[0] == "1":
+                body["total"] = len(items)
+        elif path in ("/cursor", "/drf"):
+            limit = max(1, integer(query, "limit", 10))
+            nasty = query.get("nasty", ["0"])[0] == "1"
+            cursor = query.get("cursor", [None])[0]
+            if cursor is not None and nasty:
+                if not cursor.startswith(NASTY):
+                    return 400, {}, json.dumps({"error": "cursor arrived as %r" % cursor}).encode()
+                cursor = cursor[len(NASTY):]
+            start = self.after(cursor, lambda item: str(item["id"]))
+            window = items[start:start + limit]
+            more = start + limit < len(items)
+            next_cursor = (NASTY if nasty else "") + str(window[-1]["id"]) if more and window else None
+            if path == "/cursor":
+                body = {"items": window, "next_cursor": next_cursor}
+            else:
+                keep = {k: v[0] for k, v in query.items() if k != "cursor"}
+                nxt = "/drf?" + urlencode(dict(keep, cursor=next_cursor)) if next_cursor else None
+                body = {"results": window, "next": nxt}
+        elif path in ("/link", "/github"):
+            size_name = "per_page" if path == "/github" else "limit"
+            limit = max(1, integer(query, size_name, 30 if path == "/github" else 10))
+            page = max(1, integer(query, "page", 1))
+            body = items[(page - 1) * limit:page * limit]
+            keep = {k: v[0] for k, v in query.items() if k != "page"}
+            absolute = path == "/github" or query.get("absolute", ["0"])[0] == "1"
+            prefix = "http://%s:%d" % self.server.server_address[:2] if absolute else ""
+            last = max(1, (len(items) + limit - 1) // limit)
+
+            def link(number, relation, extra=""):
+                return '<%s%s?%s>; rel="%s"%s' % (prefix, path, urlencode(dict(keep, page=number)), relation, extra)
+
+            links = [link(1, "first", '; title="first, the one"')]
+            if page > 1:
+                links.append(link(page - 1, "prev"))
+            if page < last:
+                links.append(link(page + 1, "next"))
+            links.append(link(last, "last"))
+            headers["Link"] = ", ".join(links)
+            if path == "/github":
+                headers.update({"X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "59",
+                                "X-RateLimit-Reset": str(int(time.time()) + 3600)})
+        elif path == "/stripe":
+            limit = max(1, integer(query, "limit", 10))
+            after = query.get("starting_after", [None])[0]
+            start = self.after(after, lambda item: "cus_%04d" % item["id"])
+            window = items[start:start + limit]
+            data = [{"id": "cus_%04d" % item["id"], "object": "customer", "title": item["title"]} for item in window]
+            body = {"object": "list", "url": "/v1/customers", "data": data, "has_more": start + limit < len(items)}
+        elif path == "/slack":
+            limit = max(1, integer(query, "limit", 10))
+            cursor = query.get("cursor", [None])[0]
+            after = None
+            if cursor:
+                try:
+                    raw = base64.b64decode(cursor, validate=True)
+                except ValueError:
+                    raw = b""
+                if not raw.startswith(SLACK_PREFIX):
+                    return 200, {}, json.dumps({"ok": False, "error": "invalid_cursor"}).encode()
+                after = raw[len(SLACK_PREFIX):].decode()
+            start = self.after(after, lambda item: str(item["id"]))
+            window = items[start:start + limit]
+            more = start + limit < len(items)
+            next_cursor = base64.b64encode(SLACK_PREFIX + str(window[-1]["id"]).encode()).decode() if more else ""
+            channels = [{"id": "C%04d" % item["id"], "title": item["title"]} for item in window]
+            body = {"ok": True, "channels": channels, "response_metadata": {"next_cursor": next_cursor}}
+        elif path == "/notion":
+            limit = max(1, integer(query, "page_size", 100))
+            cursor = query.get("start_cursor", [None])[0]
+            start = self.after(cursor, lambda item: "page-%d" % item["id"])
+            window = items[start:start + limit]
+            more = start + limit < len(items)
+            results = [{"object": "page", "id": "page-%d" % item["id"], "title": item["title"]} for item in window]
+            body = {"object": "list", "results": results, "next_cursor": results[-1]["id"] if more else None,
+                    "has_more": more}
+        elif path == "/jsonapi":
+            limit = max(1, integer(query, "page[size]", 10))
+            after = query.get("page[after]", [None])[0]
+            start = self.after(after, lambda item: str(item["id"]))
+            window = items[start:start + limit]
+            data = [{"type": "items", "id": str(item["id"]), "attributes": {"title": item["title"]}} for item in window]
+            keep = {k: v[0] for k, v in query.items() if k != "page[after]"}
+            links = {"self": "/jsonapi?" + urlencode(query_pairs(query))}
+            if start + limit < len(items):
+                links["next"] = "/jsonapi?" + urlencode(dict(keep, **{"page[after]": str(window[-1]["id"])}))
+            body = {"data": data, "links": links}
+        else:  # /offset
+            limit = max(1, integer(query, "limit", 10))
+            offset = max(0, integer(query, "offset", 0))
+            body = items[offset:offset + limit]
+        return 200, headers, json.dumps(body).encode()
+
+    @staticmethod
+    def after(cursor, key):
+        """The position just after the item whose key is `cursor` (0 with no cursor; the end if unknown)."""
+        if cursor is None:
+            return 0
+        keys = [key(item) for item in FEED.items]
+        return keys.index(cursor) + 1 if cursor in keys else len(FEED.items)
+
+    def fault(self, fault, validators):
+        """The answer of a faulty feed request."""
         if fault == "500":
             return 500, {}, json.dumps({"error": "internal server error"}).encode()
         if fault == "429":
@@ -196,46 +357,34 @@ class Handler(BaseHTTPRequestHandler):
             return 200, validators, b'{"items": [{"id": 1, "title": "Item 1"'
         if fault == "content-type":
             return 200, {"Content-Type": "text/html; charset=utf-8"}, b"<html><body>Please log in</body></html>"
-        if self.not_modified():
-            return 304, validators, b""
-        limit = max(1, integer(query, "limit", 10))
-        items = FEED.items
-        headers = dict(validators)
-        if path == "/page":
-            page = max(1, integer(query, "page", 1))
-            body = {"items": items[(page - 1) * limit:page * limit]}
-            if query.get("totals", ["0"])[0] == "1":
-                body["total"] = len(items)
-        elif path in ("/cursor", "/drf"):
-            cursor = query.get("cursor", [None])[0]
-            start = 0
-            if cursor is not None:
-                ids = [item["id"] for item in items]
-                start = ids.index(int(cursor)) + 1 if int(cursor) in ids else len(items)
-            window = items[start:start + limit]
-            more = start + limit < len(items)
-            next_cursor = str(window[-1]["id"]) if more and window else None
-            if path == "/cursor":
-                body = {"items": window, "next_cursor": next_cursor}
-            else:
-                keep = {k: v[0] for k, v in query.items() if k != "cursor"}
-                nxt = "/drf?" + urlencode(dict(keep, cursor=next_cursor)) if next_cursor else None
-                body = {"results": window, "next": nxt}
-        elif path == "/link":
-            page = max(1, integer(query, "page", 1))
-            body = items[(page - 1) * limit:page * limit]
-            keep = {k: v[0] for k, v in query.items() if k != "page"}
-            prefix = "http://%s:%d" % self.server.server_address[:2] if query.get("absolute", ["0"])[0] == "1" else ""
-            last = max(1, (len(items) + limit - 1) // limit)
-            links = ['<%s/link?%s>; rel="first"; title="first, the one"' % (prefix, urlencode(dict(keep, page=1)))]
-            if page < last:
-                links.append('<%s/link?%s>; rel="next"' % (prefix, urlencode(dict(keep, page=page + 1))))
-            links.append('<%s/link?%s>; rel="last"' % (prefix, urlencode(dict(keep, page=last))))
-            headers["Link"] = ", ".join(links)
-        else:  # /offset
-            offset = max(0, integer(query, "offset", 0))
-            body = items[offset:offset + limit]
-        return 200, headers, json.dumps(body).encode()
+        if fault == "502":
+            page = b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n"
+            return 502, {"Content-Type": "text/html"}, page
+        if fault == "404":
+            return 404, {}, json.dumps({"message": "Not Found",
+                                        "documentation_url": "https://docs.github.com/rest"}).encode()
+        if fault == "github-rate-limit":
+            reset = int(time.time()) + 2  # whole seconds: at least 1 s ahead
+            self.date_override = time.time()
+            headers = {"X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(reset)}
+            return 403, headers, json.dumps({"message": "API rate limit exceeded for 127.0.0.1.",
+                                             "documentation_url": "https://docs.github.com/rest"}).encode()
+        if fault == "503-date":
+            self.date_override = now = time.time()
+            headers = {"Retry-After": email.utils.formatdate(now + 1, usegmt=True)}
+            return 503, headers, json.dumps({"error": "maintenance"}).encode()
+        if fault == "ratelimit-reset":
+            return 429, {"RateLimit-Reset": "1", "RateLimit-Remaining": "0"}, json.dumps({"error": "slow down"}).encode()
+        if fault == "big":
+            return 500, {"Content-Type": "text/plain"}, b"x" * 100000
+        if fault == "slack-error":
+            return 200, {}, json.dumps({"ok": False, "error": "invalid_auth"}).encode()
+        if fault == "stripe-error":
+            return 400, {}, json.dumps({"error": {"message": "No such customer: 'cus_9999'",
+                                                  "type": "invalid_request_error"}}).encode()
+        if fault == "error-200":
+            return 200, {}, json.dumps({"error": {"message": "token expired", "code": 190}}).encode()
+        return 500, {}, json.dumps({"error": "unknown fault %s" % fault}).encode()
 
     def not_modified(self):
         etag = self.headers.get("If-None-Match")
@@ -249,7 +398,7 @@ class Handler(BaseHTTPRequestHandler):
                 return False
         return False
 
-    def send(self, status, headers, body, truncated=False):
+    def send(self, status, headers, body, truncated=False, head_only=False):
         self.send_response(status)
         if "Content-Type" not in headers and status != 304:
             self.send_header("Content-Type", "application/json")
@@ -260,7 +409,7 @@ class Handler(BaseHTTPRequestHandler):
         if truncated:
             self.send_header("Connection", "close")
         self.end_headers()
-        if status != 304:
+        if status != 304 and not head_only:
             self.wfile.write(body)
         self.wfile.flush()
         if truncated:

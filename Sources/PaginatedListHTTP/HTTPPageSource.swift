@@ -1,0 +1,108 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PaginatedList
+import Signals
+
+/// A page source over an HTTP API, described in one line: the first page's URL, how the API pages
+/// (`HTTPPagination`), where the items are, and how the API reports errors in a `200`.
+///
+/// ```swift
+/// // GitHub: a top-level array, Link headers.
+/// HTTPPageSource<Issue>(url: issuesURL, paging: .linkHeader())
+/// // Stripe: items under "data", `starting_after` = the last id, `has_more`.
+/// HTTPPageSource<Customer>(url: customersURL, paging: .startingAfter())
+/// // Slack: items under "channels", cursor at response_metadata.next_cursor, {"ok": false} errors.
+/// HTTPPageSource<Channel>(url: channelsURL, paging: .cursor(at: "response_metadata.next_cursor"),
+///                         items: "channels", errorEnvelope: .okFlag())
+/// ```
+///
+/// Each page is one GET through `client` (so a retry is a new request, a reset cancels it, and rate-limit
+/// windows are respected); the URL's own query items are kept and the style's are set with `HTTPQuery`.
+/// The paging logic is `PaginatedList`'s sources': page numbers end at a short page or the total, offsets
+/// over `Identifiable` items overlap and correct for a changing feed, and `Identifiable` items an earlier
+/// page delivered are dropped. A body that is not what the style needs fails the page with an
+/// `HTTPError` naming the key path: never a silent end of the list.
+///
+/// Each successful first-page response is recorded in `firstPageVersion`, so a freshness check starts
+/// from what the list loaded (`changeMonitor()`). A value; `Sendable`; copies share `firstPageVersion`.
+public struct HTTPPageSource<Item: Decodable & Sendable>: PaginatedListDependency, Sendable {
+    /// The error of every page: `HTTPError`.
+    public typealias Failure = HTTPError
+
+    /// The client the pages are requested through.
+    public var client: HTTPClient { reader.client }
+    /// The URL the pages are requested from (the first page's, before the style's query items).
+    public var url: URL { reader.url }
+    /// How the API pages.
+    public var paging: HTTPPagination { reader.pagination }
+    /// Where the items are in a body (`nil`: a top-level array, or the first of `items`, `data`, `results`).
+    public var items: JSONPath? { reader.items }
+    /// How the API reports an error in a `200`.
+    public var errorEnvelope: HTTPErrorEnvelope { reader.envelope }
+    /// The version of the first page last loaded (shared by every copy of the source).
+    public var firstPageVersion: HTTPFirstPageVersion { reader.version }
+
+    private let reader: PageReader<Item>
+    private let makeFirstPage: @Sendable () -> Producer<Page<Item, HTTPError>, HTTPError>
+
+    /// A source of the pages of `url`, paged by `paging`, the items at `items` (`nil`: a top-level array,
+    /// or the first of `items`, `data`, `results`), errors in a `200` read by `errorEnvelope` (by default
+    /// a non-null `error` key). Keeps every item the server sends (items are not `Identifiable`).
+    public init(client: HTTPClient = HTTPClient(), url: URL, paging: HTTPPagination, items: JSONPath? = nil,
+                errorEnvelope: HTTPErrorEnvelope = .errorKey()) {
+        let reader = PageReader<Item>(client: client, url: url, pagination: paging, items: items, envelope: errorEnvelope,
+                                      version: HTTPFirstPageVersion())
+        self.reader = reader
+        switch paging.style {
+        case let .pageNumber(pageSize, _, _, firstPage, _, _):
+            let source = PageNumberSource(firstPageIndex: firstPage, pageSize: pageSize,
+                                          fetch: reader.pageNumberFetch(firstPage: firstPage))
+            makeFirstPage = source.firstPage
+        case let .offset(limit, _, _):
+            let source = PageNumberSource(firstPageIndex: 0, pageSize: limit, fetch: reader.steppedOffsetFetch)
+            makeFirstPage = source.firstPage
+        case .cursor, .startingAfter, .nextURL, .linkHeader:
+            makeFirstPage = CursorSource(fetch: reader.urlFetch).firstPage
+        }
+    }
+
+    /// The first page of a fresh chain: requested when started.
+    public func firstPage() -> Producer<Page<Item, HTTPError>, HTTPError> {
+        makeFirstPage()
+    }
+
+    /// The first page's request, as the source makes it (the style's query items set).
+    public var firstPageRequest: URLRequest {
+        URLRequest(url: reader.firstURL)
+    }
+
+    /// A monitor that tells whether the feed changed since the first page the list last loaded, with
+    /// one conditional request and no request of its own to learn the version (see `HTTPChangeMonitor`).
+    public func changeMonitor() -> HTTPChangeMonitor {
+        HTTPChangeMonitor(client: client, request: firstPageRequest, loaded: firstPageVersion)
+    }
+}
+
+extension HTTPPageSource where Item: Identifiable, Item.ID: Sendable {
+    /// A source of the pages of `url`, paged by `paging`, the items at `items`, errors in a `200` read by
+    /// `errorEnvelope`; drops items an earlier page of the chain delivered (by `id`), and with
+    /// `.offset` corrects for a feed that changes while it is paged (see `OffsetSource`).
+    public init(client: HTTPClient = HTTPClient(), url: URL, paging: HTTPPagination, items: JSONPath? = nil,
+                errorEnvelope: HTTPErrorEnvelope = .errorKey()) {
+        let reader = PageReader<Item>(client: client, url: url, pagination: paging, items: items, envelope: errorEnvelope,
+                                      version: HTTPFirstPageVersion())
+        self.reader = reader
+        switch paging.style {
+        case let .pageNumber(pageSize, _, _, firstPage, _, _):
+            let source = PageNumberSource(firstPageIndex: firstPage, pageSize: pageSize,
+                                          fetch: reader.pageNumberFetch(firstPage: firstPage))
+            makeFirstPage = source.firstPage
+        case let .offset(limit, _, _):
+            makeFirstPage = OffsetSource(limit: limit, fetch: reader.offsetFetch).firstPage
+        case .cursor, .startingAfter, .nextURL, .linkHeader:
+            makeFirstPage = CursorSource(fetch: reader.urlFetch).firstPage
+        }
+    }
+}

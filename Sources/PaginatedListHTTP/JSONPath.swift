@@ -1,0 +1,32 @@
+/// Where a value sits in a JSON body: the object keys to follow from the top, written with dots
+/// (`"response_metadata.next_cursor"`, `"links.next"`); the empty path is the body itself.
+///
+/// Keys are matched as written and in camelCase (`next_cursor` also finds `nextCursor`), so a path works
+/// whether the client's decoder converts snake_case keys (`JSONCoding`'s does) or not. A value; `Sendable`.
+public struct JSONPath: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The keys to follow, outermost first; empty for the body itself.
+    public let components: [String]
+
+    /// The path `dotted` (`"meta.next"`); `""` is the body itself.
+    public init(_ dotted: String) {
+        components = dotted.split(separator: ".", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    /// The path through `components`.
+    public init(components: [String]) {
+        self.components = components
+    }
+
+    /// The path `value` (`"meta.next"`).
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    /// The body itself.
+    public static let root = JSONPath(components: [])
+
+    /// The path with dots, as written (`response_metadata.next_cursor`); `(the body)` for the root.
+    public var description: String {
+        components.isEmpty ? "(the body)" : components.joined(separator: ".")
+    }
+}

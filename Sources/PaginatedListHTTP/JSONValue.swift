@@ -1,0 +1,112 @@
+import Foundation
+
+/// A JSON value read at a key path: what paging styles and error envelopes look at (cursors, flags,
+/// totals, error messages).
+enum JSONValue: Decodable, Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    /// Keys as the decoder presents them (converted to camelCase by a snake_case strategy).
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: AnyKey.self) {
+            var members: [String: JSONValue] = [:]
+            for key in object.allKeys { members[key.stringValue] = try object.decode(JSONValue.self, forKey: key) }
+            self = .object(members)
+        } else if var array = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
+            self = .array(elements)
+        } else {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                self = .null
+            } else if let bool = try? single.decode(Bool.self) {
+                self = .bool(bool)
+            } else if let integer = try? single.decode(Int64.self) {
+                self = .integer(integer)
+            } else if let number = try? single.decode(Double.self) {
+                self = .number(number)
+            } else {
+                self = .string(try single.decode(String.self))
+            }
+        }
+    }
+
+    /// The member `name` of an object, matched as written or in camelCase.
+    func member(_ name: String) -> JSONValue? {
+        guard case let .object(members) = self else { return nil }
+        return members[name] ?? members[AnyKey.camelCase(name)]
+    }
+
+    /// A string, or a number written as text (`"abc"`, `42`): what a cursor or an id may be.
+    var text: String? {
+        switch self {
+        case let .string(string): string
+        case let .integer(integer): String(integer)
+        case let .number(number): number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        default: nil
+        }
+    }
+
+    /// An integer (`20`, or `20.0`).
+    var integer: Int? {
+        switch self {
+        case let .integer(integer): Int(exactly: integer)
+        case let .number(number): Int(exactly: number)
+        default: nil
+        }
+    }
+
+    /// What the value is, for error messages: `null`, `a string`, `an object`, ….
+    var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .integer, .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// The error message an error value carries: the string itself, or an object's `message`,
+    /// `error_description`, `detail`, `error` or `type`.
+    var errorMessage: String? {
+        switch self {
+        case let .string(string): string
+        case .object:
+            ["message", "error_description", "detail", "error", "type", "code"].lazy
+                .compactMap { self.member($0)?.errorMessage ?? self.member($0)?.text }.first
+        default: nil
+        }
+    }
+}
+
+/// A coding key made of any string.
+struct AnyKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ stringValue: String) { self.stringValue = stringValue }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+
+    /// `next_cursor` → `nextCursor`, as `.convertFromSnakeCase` reads it.
+    static func camelCase(_ name: String) -> String {
+        let parts = name.split(separator: "_")
+        guard parts.count > 1 else { return name }
+        return ([parts[0].lowercased()] + parts.dropFirst().map { $0.capitalized }).joined()
+    }
+
+    /// The key of `container` spelled `name` or its camelCase form, if there is one.
+    static func find(_ name: String, in container: KeyedDecodingContainer<AnyKey>) -> AnyKey? {
+        for spelling in [name, camelCase(name)] where container.contains(AnyKey(spelling)) {
+            return AnyKey(spelling)
+        }
+        return nil
+    }
+}

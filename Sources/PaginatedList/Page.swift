@@ -1,26 +1,54 @@
 import Signals
 
-/// One page of a paginated list: its items, and the producer of the page after it.
+/// One page of a paginated list: its items, and the producers of the pages around it.
 ///
-/// The page chain is recursive: each page carries the `Producer` that loads the next one, or `nil`
-/// when it is the last. The view model never needs to know how the server pages.
+/// The page chain is recursive: each page carries the `Producer` that loads the page after it, or `nil`
+/// when it is the last, and may carry the `Producer` of the page before it, for lists that open in the
+/// middle (a chat at its first unread message, a deep link) and grow both ways. The view model never needs
+/// to know how the server pages.
 public struct Page<Item, Failure: Error> {
     /// The items of this page, in display order.
     public let items: [Item]
+    /// The producer of the page before this one, or `nil` if nothing comes before it.
+    ///
+    /// `loadPreviousPage()` runs it and puts the page it produces above the items held.
+    public let previous: Producer<Page<Item, Failure>, Failure>?
     /// The producer of the next page, or `nil` if this page is the last.
     public let next: Producer<Page<Item, Failure>, Failure>?
     /// What the page's source noticed and corrected while loading it (for instance items it dropped as
     /// already loaded); the view model reports each on its `diagnostics` signal when the page lands.
     public let diagnostics: [PaginatedListDiagnostic]
 
-    /// A page of `items` followed by what `next` produces (`nil`: this is the last page).
+    /// A page of `items` followed by what `next` produces (`nil`: this is the last page), with nothing
+    /// before it.
     public init(items: [Item], next: Producer<Page<Item, Failure>, Failure>?) {
-        self.init(items: items, next: next, diagnostics: [])
+        self.init(items: items, previous: nil, next: next, diagnostics: [])
+    }
+
+    /// A page of `items` between what `previous` and `next` produce (`nil`: nothing on that side).
+    public init(
+        items: [Item],
+        previous: Producer<Page<Item, Failure>, Failure>?,
+        next: Producer<Page<Item, Failure>, Failure>?
+    ) {
+        self.init(items: items, previous: previous, next: next, diagnostics: [])
     }
 
     /// A page of `items` followed by what `next` produces, with what its source corrected while loading it.
     public init(items: [Item], next: Producer<Page<Item, Failure>, Failure>?, diagnostics: [PaginatedListDiagnostic]) {
+        self.init(items: items, previous: nil, next: next, diagnostics: diagnostics)
+    }
+
+    /// A page of `items` between what `previous` and `next` produce, with what its source corrected while
+    /// loading it.
+    public init(
+        items: [Item],
+        previous: Producer<Page<Item, Failure>, Failure>?,
+        next: Producer<Page<Item, Failure>, Failure>?,
+        diagnostics: [PaginatedListDiagnostic]
+    ) {
         self.items = items
+        self.previous = previous
         self.next = next
         self.diagnostics = diagnostics
     }

@@ -88,6 +88,17 @@ extension Signal {
             }
         }
 
+        /// Sends a value from a stage of a fused producer: as `send(value:)`, with the signal's path called
+        /// rather than inlined (`SignalCore.forward(value:)`).
+        @inlinable
+        func forward(value: Value) {
+            if let unretainedCore {
+                unretainedCore._withUnsafeGuaranteedRef { $0.forward(value: value) }
+            } else {
+                unretainedForwarding.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.value(value) }
+            }
+        }
+
         /// Sends `failed(error)`: the stream ends with an error.
         @inlinable
         public func send(error: Failure) {

@@ -93,7 +93,7 @@ final class ObserverList<Value, Failure: Error>:
     /// Calls every observer not disposed with `value`. The boxes are used unretained: the list's
     /// references keep them alive until the delivery ends.
     // Always inlined, also into `SignalCore.forward(value:)`: cold5map (`Benchmarks core`, `compare`)
-    // runs 8% more instructions per value when this is a call.
+    // measured 337 instructions per value instead of 313 when this is a call.
     @inlinable @inline(__always)
     func deliver(value: Value) {
         withUnsafeMutablePointers { header, elements in

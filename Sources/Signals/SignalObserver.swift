@@ -125,7 +125,10 @@ extension Signal {
 
         deinit {
             if let unretainedCore {
-                unretainedCore.takeUnretainedValue().send(.interrupted)
+                // Unspecialised here: skip the send (and its generic metadata look-ups) when the stream has
+                // already ended, as every producer run that sent its terminal event has.
+                let core = unretainedCore.takeUnretainedValue()
+                if !core.delivery.hasTerminated { core.send(.interrupted) }
                 unretainedCore.release()
             }
             unretainedForwarding?.release()

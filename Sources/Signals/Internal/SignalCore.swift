@@ -71,7 +71,18 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     @inlinable
     init() {}
 
+    /// The core of a producer's run, with `action` attached and `lifetime` ended on termination. Nothing
+    /// else holds the core yet: the state is set without the lock.
+    @inlinable
+    init(run lifetime: Lifetime, observedBy action: ObserverAction<Value, Failure>) {
+        state.runLifetime = lifetime
+        _ = state.attach(.passRetained(Box(action)), delivery)
+    }
+
     deinit {
+        // A terminated core holds nothing: return before touching (and looking up the metadata of) the
+        // generic parts of its state, as every producer run that ended does.
+        if delivery.hasTerminated { return }
         // A core freed before terminating (a property's signal, say) still owns its list's references.
         if let list = state.observers?.takeRetainedValue() { list.forEach { $0.release() } }
         for box in state.extras?.deferredReleases ?? [] { box.release() }
@@ -180,8 +191,12 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         lock.locked { state.submit(event, to: nil, delivery) }
     }
 
+    // The slow paths below are inlinable too: every producer run ends through them, and producer start
+    // (`Benchmarks core`, the `producerStart` row of the A/B runs) spent most of its time looking up
+    // generic metadata in them, unspecialised.
+
     /// Delivers `first`, then whatever was queued meanwhile, until nothing is left.
-    @usableFromInline
+    @inlinable
     func deliver(_ first: Delivery) {
         var current = first
         while true {
@@ -204,7 +219,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     }
 
     /// The delivering thread's slow path: takes the next queued event, or stops delivering.
-    @usableFromInline
+    @inlinable
     func nextDelivery() -> Delivery? {
         switch lock.locked({ state.next(delivery) }) {
         case let .deliver(next, leftovers):
@@ -219,7 +234,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     /// After the terminal event: marks the released observers disposed, ends a run's lifetime, releases
     /// what was kept alive, and sends `interrupted` to observers whose own events were queued behind the
     /// terminal one. Everything is released outside the lock.
-    @usableFromInline
+    @inlinable
     func finishTermination(_ released: List?) {
         released?.forEach { $0._withUnsafeGuaranteedRef { $0.markDisposed() } }
         let termination = lock.locked { state.finishTermination(delivery) }

@@ -232,7 +232,7 @@ struct SignalState<Value, Failure: Error> {
     }
 
     /// The delivering thread's slow path, after an event: takes the next queued event, or stops.
-    @usableFromInline
+    @inlinable
     mutating func next(_ delivery: borrowing DeliveryWord) -> Handoff {
         let leftovers = extras?.takeLeftovers() ?? SignalExtras.Leftovers()
         guard let extras, let pending = extras.queue.popFirst() else {
@@ -251,15 +251,21 @@ struct SignalState<Value, Failure: Error> {
         @usableFromInline var extras: SignalExtras<Value, Failure>?
         /// The run to end.
         @usableFromInline var runLifetime: Lifetime?
+
+        @inlinable
+        init(extras: SignalExtras<Value, Failure>?, runLifetime: Lifetime?) {
+            self.extras = extras
+            self.runLifetime = runLifetime
+        }
     }
 
     /// After the terminal event was delivered: the state lets go of everything; the thread stops delivering.
-    @usableFromInline
+    @inlinable
     mutating func finishTermination(_ delivery: borrowing DeliveryWord) -> Termination {
         let termination = Termination(extras: extras, runLifetime: runLifetime)
         extras = nil
         runLifetime = nil
-        delivery.releaseLocked()
+        delivery.terminateLocked()
         return termination
     }
 
@@ -319,17 +325,17 @@ final class SignalExtras<Value, Failure: Error> {
         @usableFromInline var boxes: [Unmanaged<Box>] = []
         @usableFromInline var lists: [ObserverList<Value, Failure>] = []
 
-        @usableFromInline
+        @inlinable
         init() {}
 
-        @usableFromInline
+        @inlinable
         consuming func release() {
             for box in boxes { box.release() }
             withExtendedLifetime(lists) {}
         }
     }
 
-    @usableFromInline
+    @inlinable
     func takeLeftovers() -> Leftovers {
         var leftovers = Leftovers()
         if !deferredReleases.isEmpty { swap(&leftovers.boxes, &deferredReleases) }

@@ -104,28 +104,6 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    /// Attaches `action` and submits `initial` for it alone, ahead of every event sent later. Disposing the
-    /// returned observation sends it `interrupted`. Call while holding a lock that orders `initial` with
-    /// later sends (a property's lock); run the returned delivery, if any, once that lock is released.
-    @inlinable
-    func attach(
-        _ action: ObserverAction<Value, Failure>, initial: Event<Value, Failure>
-    ) -> (observation: Observation<Value, Failure>, delivery: Delivery?)? {
-        let box = Box(action)
-        return lock.locked { () -> (Observation<Value, Failure>, Delivery?)? in
-            switch state.attach(.passRetained(box), delivery) {
-            case let .attached(token, released):
-                // A list replaced here holds unretained references only: dropping it runs no user code.
-                released.release()
-                let started = state.submit(initial, to: box, delivery)
-                return (Observation(self, token, interrupting: true), started)
-            case .rejected:
-                Unmanaged.passUnretained(box).release()
-                return nil
-            }
-        }
-    }
-
     /// Detaches the observer `token`; it is released outside the lock (or when the delivery in progress
     /// ends). With `interrupting`, it alone receives `interrupted` first, after the events already sent.
     @inlinable

@@ -1,13 +1,13 @@
 import Signals
 import Testing
 
-private func parse(_ text: String) throws(OperatorTestError) -> Int {
-    guard let number = Int(text) else { throw OperatorTestError(code: 9) }
+private func parse(_ text: String) throws(TestError) -> Int {
+    guard let number = Int(text) else { throw TestError(code: 9) }
     return number
 }
 
 @Test func signalAttemptMapSendsTheTransformedValues() {
-    let (signal, input) = Signal<String, OperatorTestError>.pipe()
+    let (signal, input) = Signal<String, TestError>.pipe()
     let recorder = signal.attemptMap(parse).recorded()
     input.send(value: "1")
     input.send(value: "2")
@@ -15,31 +15,31 @@ private func parse(_ text: String) throws(OperatorTestError) -> Int {
 }
 
 @Test func signalAttemptMapFailsWithTheThrownErrorAndStopsTransforming() {
-    let (signal, input) = Signal<String, OperatorTestError>.pipe()
-    let calls = CallLog()
-    let recorder = signal.attemptMap { text throws(OperatorTestError) in
+    let (signal, input) = Signal<String, TestError>.pipe()
+    let calls = Log<String>()
+    let recorder = signal.attemptMap { text throws(TestError) in
         calls.append(text)
         return try parse(text)
     }.recorded()
     input.send(value: "1")
     input.send(value: "x")
     input.send(value: "3")
-    #expect(recorder.events == [.value(1), .failed(OperatorTestError(code: 9))])
-    #expect(calls.entries == ["1", "x"])
+    #expect(recorder.events == [.value(1), .failed(TestError(code: 9))])
+    #expect(calls.all == ["1", "x"])
 }
 
 @Test func producerAttemptMapFailsTheRunAndDisposesTheUpstream() {
-    let probe = Probe<String, OperatorTestError>()
+    let probe = Probe<String, TestError>()
     let (recorder, _) = probe.producer.attemptMap(parse).startRecording()
     probe.input.send(value: "7")
     probe.input.send(value: "seven")
-    #expect(recorder.events == [.value(7), .failed(OperatorTestError(code: 9))])
+    #expect(recorder.events == [.value(7), .failed(TestError(code: 9))])
     #expect(probe.ends == 1)
 }
 
 @Test func deferredMakesTheProducerAnewAtEveryStart() {
     let made = Counter()
-    let producer = Producer<Int, OperatorTestError>.deferred {
+    let producer = Producer<Int, TestError>.deferred {
         Producer(value: made.increment())
     }
     #expect(made.value == 0)
@@ -50,7 +50,7 @@ private func parse(_ text: String) throws(OperatorTestError) -> Int {
 }
 
 @Test func deferredDisposalDisposesTheInnerRun() {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, disposable) = Producer.deferred { probe.producer }.startRecording()
     disposable.dispose()
     #expect(probe.ends == 1)
@@ -58,8 +58,8 @@ private func parse(_ text: String) throws(OperatorTestError) -> Int {
 }
 
 @Test func startFirstCallsItsBodyOnceWithTheFirstEvent() {
-    let probe = Probe<Int, OperatorTestError>()
-    let recorder = Recorder<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
+    let recorder = Recorder<Int, TestError>()
     let (lifetime, token) = Lifetime.make()
     probe.producer.startFirst(in: lifetime) { recorder.record($0) }
     probe.input.send(value: 1)
@@ -70,7 +70,7 @@ private func parse(_ text: String) throws(OperatorTestError) -> Int {
 }
 
 @Test func startFirstDisposesTheRunWhenTheLifetimeEnds() {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (lifetime, token) = Lifetime.make()
     probe.producer.startFirst(in: lifetime) { _ in }
     #expect(probe.ends == 0)

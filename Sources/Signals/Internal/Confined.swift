@@ -13,6 +13,6 @@
 final class Confined<T>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var value: T
 
-    @inlinable
+    @usableFromInline
     init(_ value: T) { self.value = value }
 }

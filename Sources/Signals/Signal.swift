@@ -42,11 +42,6 @@ public final class Signal<Value, Failure: Error> {
         self.core = core
     }
 
-    @inlinable
-    convenience init() {
-        self.init(core: SignalCore())
-    }
-
     /// A new signal and the input that sends on it.
     ///
     /// The signal lives while its input is held or it has observers; when the last reference to the

@@ -108,15 +108,24 @@ struct SignalState<Value, Failure: Error> {
         guard let index = observers?._withUnsafeGuaranteedRef({ $0.index(of: token) }) else { return .notAttached }
         var removed: Unmanaged<Box>!
         var released = mutateObservers(delivery, adding: 0) { removed = $0.remove(at: index) }
-        if delivery.flagWorkLocked() {
-            extrasForUpdate.deferredReleases.append(removed)
-        } else {
-            released.box = removed
-        }
         if interrupting {
+            if delivery.flagWorkLocked() {
+                extrasForUpdate.deferredReleases.append(removed)
+            } else {
+                released.box = removed
+            }
             return .detached(released: released, delivery: submit(.interrupted, to: removed.takeUnretainedValue(), delivery))
         }
-        removed._withUnsafeGuaranteedRef { $0.markDisposed() }
+        if delivery.flagWorkLocked() {
+            // A delivery in progress may be reading a list that still holds the box: it must skip it, and
+            // the delivering thread releases it when it is done.
+            removed._withUnsafeGuaranteedRef { $0.markDisposed() }
+            extrasForUpdate.deferredReleases.append(removed)
+        } else {
+            // No delivery in progress, so no list being read and no queued event holds the box: it goes
+            // at once, and nobody will look at its disposed flag (an atomic read-modify-write saved).
+            released.box = removed
+        }
         return .detached(released: released, delivery: nil)
     }
 

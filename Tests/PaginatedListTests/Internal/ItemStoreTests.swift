@@ -1,0 +1,194 @@
+@testable import PaginatedList
+import PaginatedListTesting
+import Testing
+
+@Suite("IDPositions")
+struct IDPositionsTests {
+    @Test func positionsFollowSeededInsertsAndRemovalsAgainstAnArray() {
+        var failures: [String] = []
+        for seed in 0 ..< UInt64(300) {
+            var random = SplitMix64(seed: seed)
+            func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(random.next() % UInt64(bound)) }
+            let index = IDPositions<Int>()
+            var model: [Int] = []
+            var next = 0
+            for step in 0 ..< 60 {
+                switch below(5) {
+                case 0, 1:
+                    // Pages at the end, or batches anywhere; sometimes many leaves' worth at once.
+                    let size = below(4) == 0 ? below(700) : below(30)
+                    let at = below(2) == 0 ? model.count : below(model.count + 1)
+                    let ids = Array(next ..< next + size)
+                    next += size
+                    index.insert(ids, at: at)
+                    model.insert(contentsOf: ids, at: at)
+                case 2, 3:
+                    let lower = below(model.count + 1)
+                    let upper = min(model.count, lower + (below(3) == 0 ? below(400) : below(5)))
+                    index.removeSubrange(lower ..< upper)
+                    model.removeSubrange(lower ..< upper)
+                default:
+                    if below(8) == 0 {
+                        index.removeAll()
+                        model.removeAll()
+                    }
+                }
+                let problems = index.invariantViolations()
+                if !problems.isEmpty { failures.append("seed \(seed) step \(step): \(problems.prefix(3))") }
+                if index.count != model.count || !index.allIDs().elementsEqual(model) {
+                    failures.append("seed \(seed) step \(step): ids differ")
+                }
+                for _ in 0 ..< 5 where !model.isEmpty {
+                    let at = below(model.count)
+                    if index.position(of: model[at]) != at { failures.append("seed \(seed) step \(step): position of \(model[at])") }
+                }
+                if index.position(of: -1) != nil || index.contains(-1) { failures.append("seed \(seed): found an id never held") }
+                if !failures.isEmpty { break }
+            }
+            if !failures.isEmpty { break }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
+    }
+
+    @Test func aCopySharesNothing() {
+        let index = IDPositions<Int>()
+        index.insert(Array(0 ..< 1_000), at: 0)
+        let copy = index.copy()
+        index.removeSubrange(0 ..< 500)
+        copy.insert([-1], at: 0)
+        #expect(index.position(of: 500) == 0)
+        #expect(copy.position(of: 500) == 501)
+        #expect(copy.position(of: -1) == 0 && !index.contains(-1))
+        #expect(index.invariantViolations().isEmpty && copy.invariantViolations().isEmpty)
+    }
+
+    @Test func aListGrownPageByPageFillsItsLeaves() {
+        let index = IDPositions<Int>()
+        for page in 0 ..< 100 { index.insert(Array(page * 100 ..< page * 100 + 100), at: index.count) }
+        #expect(index.invariantViolations().isEmpty)
+        // Leaves filled from the left: on average more than 90% full.
+        func leafCount(_ node: IDPositions<Int>.Node) -> Int { node.isLeaf ? 1 : node.children.map(leafCount).reduce(0, +) }
+        #expect(leafCount(index.root) * IDPositions<Int>.leafCapacity * 9 / 10 <= 10_000)
+        #expect(index.position(of: 9_999) == 9_999)
+    }
+}
+
+@Suite("ItemStore")
+struct ItemStoreTests {
+    struct Post: Identifiable, Equatable {
+        let id: Int
+        var version = 0
+    }
+
+    @Test func seededEditsKeepIdsUniqueAndPositionsExact() {
+        var failures: [String] = []
+        for seed in 0 ..< UInt64(400) {
+            var random = SplitMix64(seed: seed)
+            func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(random.next() % UInt64(bound)) }
+            var store = ItemStore<Post>()
+            var model: [Post] = []
+            let idRange = below(2) == 0 ? 40 : 2_000
+            func batch() -> [Post] {
+                (0 ..< (below(4) == 0 ? below(150) : below(6))).map { _ in Post(id: below(idRange), version: below(100)) }
+            }
+            func merge(_ batch: [Post], at index: Int) {
+                var fresh: [Post] = []
+                for post in batch {
+                    if let held = model.firstIndex(where: { $0.id == post.id }) {
+                        model[held] = post
+                    } else if let slot = fresh.firstIndex(where: { $0.id == post.id }) {
+                        fresh[slot] = post
+                    } else {
+                        fresh.append(post)
+                    }
+                }
+                model.insert(contentsOf: fresh, at: index)
+            }
+            for step in 0 ..< 40 {
+                var snapshot = Array(store.items)
+                var changes: [ItemListChange] = []
+                switch below(7) {
+                case 0, 1:
+                    let posts = batch()
+                    changes = store.append(posts)
+                    merge(posts, at: model.count)
+                case 2:
+                    let posts = batch(), at = below(model.count + 5) - 2
+                    changes = store.insert(posts, at: at)
+                    merge(posts, at: min(max(at, 0), model.count))
+                case 3:
+                    guard !model.isEmpty else { continue }
+                    let at = below(model.count)
+                    let id = model[at].id
+                    #expect(store.position(ofKey: AnyHashable(id)) == at)
+                    changes = store.remove(at: at)
+                    model.remove(at: at)
+                case 4:
+                    guard !model.isEmpty else { continue }
+                    let at = below(model.count)
+                    let post = Post(id: model[at].id, version: below(100))
+                    #expect(store.position(ofIDOf: post) == at)
+                    changes = store.replace(at: at, with: post)
+                    model[at] = post
+                case 5:
+                    let lower = below(model.count + 1), upper = min(model.count, lower + below(60))
+                    changes = store.removeSubrange(lower ..< upper)
+                    model.removeSubrange(lower ..< upper)
+                default:
+                    if below(5) == 0 {
+                        changes = store.removeAll()
+                        model.removeAll()
+                    } else {
+                        let posts = batch()
+                        changes = store.prepend(posts)
+                        merge(posts, at: 0)
+                    }
+                }
+                for change in changes { snapshot.apply(change, from: store.items) }
+                let context = "seed \(seed) step \(step)"
+                if Array(store.items) != model { failures.append("\(context): items differ from the rules") }
+                if snapshot != model { failures.append("\(context): the changes do not replay") }
+                let problems = store.invariantViolations()
+                if !problems.isEmpty { failures.append("\(context): \(problems.prefix(3))") }
+                for _ in 0 ..< 4 where !model.isEmpty {
+                    let at = below(model.count)
+                    if store.position(ofKey: AnyHashable(model[at].id)) != at { failures.append("\(context): position of \(model[at].id)") }
+                }
+                if !failures.isEmpty { break }
+            }
+            if !failures.isEmpty { break }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
+    }
+
+    @Test func aCopiedStoreKeepsItsOwnIdentities() {
+        var store = ItemStore<Post>()
+        _ = store.append((0 ..< 300).map { Post(id: $0) })
+        var copy = store
+        _ = copy.remove(at: 0)
+        _ = store.insert([Post(id: 1_000)], at: 0)
+        #expect(store.position(ofKey: AnyHashable(0)) == 1)
+        #expect(copy.position(ofKey: AnyHashable(0)) == nil)
+        #expect(copy.position(ofKey: AnyHashable(1)) == 0)
+        #expect(copy.position(ofKey: AnyHashable(1_000)) == nil)
+        #expect(store.invariantViolations().isEmpty && copy.invariantViolations().isEmpty)
+    }
+
+    @Test func itemsWithoutIdentityAreNeverDeduplicated() {
+        var store = ItemStore<Int>()
+        #expect(!store.isIdentified)
+        #expect(store.append([1, 1, 2]) == [.appended(0 ..< 3)])
+        #expect(store.insert([1], at: 1) == [.inserted(1 ..< 2)])
+        #expect(store.position(ofIDOf: 1) == nil && store.position(ofKey: AnyHashable(1)) == nil)
+        #expect(Array(store.items) == [1, 1, 1, 2])
+        #expect(store.removeSubrange(1 ..< 3) == [.removed([1, 2])])
+        #expect(Array(store.items) == [1, 2])
+    }
+
+    @Test func aKeyOfAnotherTypeFindsNothing() {
+        var store = ItemStore<Post>()
+        _ = store.append([Post(id: 1)])
+        #expect(store.position(ofKey: AnyHashable("1")) == nil)
+        #expect(store.position(ofKey: AnyHashable(1)) == 0)
+    }
+}

@@ -1,34 +1,36 @@
-/// Where each id of a list is, in O(log n), however many items were inserted or removed above it.
+/// Where each item of a list is, in O(log n), however many items were inserted or removed above it.
 ///
-/// The ids are kept in list order in a B+tree whose nodes know their parent and the number of ids under
-/// each child; a dictionary gives the leaf that holds each id. The position of an id is its offset in its
-/// leaf plus, on the way up to the root, the counts of the children left of the path. Inserting or
-/// removing k ids is O(k + log n): the counts on one path change, and splits or merges move at most a
-/// node's worth of ids between leaves (their dictionary entries follow).
+/// Items are named by handles: small integers their owner (`IdentifiedItems`) gives them, one per held
+/// item. The handles are kept in list order in a B+tree whose nodes know their parent and the number of
+/// handles under each child; an array gives the leaf that holds each handle. The position of a handle is
+/// its offset in its leaf plus, on the way up to the root, the counts of the children left of the path.
+/// Inserting or removing k handles is O(k + log n): the counts on one path change, and splits or merges
+/// move at most a node's worth of handles between leaves (their leaf entries follow).
 ///
-/// A reference type that the view model's item store owns alone (it copies it before writing if it is
-/// ever shared: `copy()`). It mirrors the store's `ItemList`, which is the persistent part; this index
-/// is never handed to another thread or snapshot.
-final class IDPositions<ID: Hashable> {
+/// Not generic, so that all of it is compiled for its one type: no run-time generic metadata on the
+/// way. A reference type that the view model's item store owns alone (it copies it before writing if it
+/// is ever shared: `copy()`); it mirrors the store's `ItemList`, which is the persistent part, and is
+/// never handed to another thread or snapshot.
+final class IDPositions {
     final class Node {
-        /// A leaf's ids, in order.
-        var ids: ContiguousArray<ID> = []
-        /// An inner node's children, in order, and the number of ids under each.
-        var children: ContiguousArray<Node> = []
-        var counts: ContiguousArray<Int> = []
+        /// A leaf's handles, in order.
+        @exclusivity(unchecked) var handles: ContiguousArray<Int> = []
+        /// An inner node's children, in order, and the number of handles under each.
+        @exclusivity(unchecked) var children: ContiguousArray<Node> = []
+        @exclusivity(unchecked) var counts: ContiguousArray<Int> = []
         /// The node's parent; `nil` for the root. Unowned: a parent holds its children, the tree its root.
-        unowned(unsafe) var parent: Node?
+        @exclusivity(unchecked) unowned(unsafe) var parent: Node?
         let isLeaf: Bool
 
         init(isLeaf: Bool) {
             self.isLeaf = isLeaf
         }
 
-        /// Ids of a leaf, children of an inner node.
-        var size: Int { isLeaf ? ids.count : children.count }
+        /// Handles of a leaf, children of an inner node.
+        var size: Int { isLeaf ? handles.count : children.count }
 
-        /// The ids under this node. O(1) for a leaf, O(children) for an inner node.
-        var total: Int { isLeaf ? ids.count : counts.reduce(0, +) }
+        /// The handles under this node. O(1) for a leaf, O(children) for an inner node.
+        var total: Int { isLeaf ? handles.count : counts.reduce(0, +) }
 
         /// The index of `child` among the children. O(children).
         func index(of child: Node) -> Int {
@@ -38,37 +40,37 @@ final class IDPositions<ID: Hashable> {
         }
     }
 
-    /// The most ids of a leaf, and of children of an inner node. Nodes other than the root hold at least
+    /// The most handles of a leaf, and children of an inner node. Nodes other than the root hold at least
     /// a quarter of that (splits leave at least half; a node below a quarter merges with or borrows from
     /// a sibling).
     static var leafCapacity: Int { 64 }
     static var innerCapacity: Int { 32 }
 
-    private(set) var root = Node(isLeaf: true)
-    private(set) var count = 0
-    /// The leaf holding each id.
-    private var leaves: [ID: Node] = [:]
+    @exclusivity(unchecked) private(set) var root = Node(isLeaf: true)
+    @exclusivity(unchecked) private(set) var count = 0
+    /// The leaf holding each handle (`nil` for a handle not held), indexed by handle.
+    @exclusivity(unchecked) private var leaves: ContiguousArray<Node?> = []
 
     init() {}
 
     /// A copy that shares nothing with this index. O(n).
     func copy() -> IDPositions {
         let copy = IDPositions()
-        copy.insert(allIDs(), at: 0)
+        copy.insert(allHandles(), at: 0)
         return copy
     }
 
     // MARK: - Reading
 
-    /// Whether `id` is held. O(1).
-    func contains(_ id: ID) -> Bool {
-        leaves[id] != nil
+    /// Whether `handle` is held. O(1).
+    func contains(_ handle: Int) -> Bool {
+        handle >= 0 && handle < leaves.count && leaves[handle] != nil
     }
 
-    /// The position of `id`, if held. O(log n).
-    func position(of id: ID) -> Int? {
-        guard let leaf = leaves[id] else { return nil }
-        var position = leaf.ids.firstIndex(of: id)!
+    /// The position of `handle`, which must be held. O(log n).
+    func position(of handle: Int) -> Int {
+        let leaf = leaves[handle].unsafelyUnwrapped
+        var position = leaf.handles.firstIndex(of: handle)!
         var node = leaf
         while let parent = node.parent {
             var index = 0
@@ -81,23 +83,39 @@ final class IDPositions<ID: Hashable> {
         return position
     }
 
-    /// Every id, in order. O(n).
-    func allIDs() -> ContiguousArray<ID> {
-        var ids = ContiguousArray<ID>()
-        ids.reserveCapacity(count)
+    /// The handle at `position` (in `0 ..< count`). O(log n).
+    func handle(at position: Int) -> Int {
+        var node = root
+        var offset = position
+        while !node.isLeaf {
+            var index = 0
+            while offset >= node.counts[index] {
+                offset -= node.counts[index]
+                index += 1
+            }
+            node = node.children[index]
+        }
+        return node.handles[offset]
+    }
+
+    /// Every handle, in order. O(n).
+    func allHandles() -> ContiguousArray<Int> {
+        var handles = ContiguousArray<Int>()
+        handles.reserveCapacity(count)
         func visit(_ node: Node) {
-            if node.isLeaf { ids.append(contentsOf: node.ids) } else { node.children.forEach(visit) }
+            if node.isLeaf { handles.append(contentsOf: node.handles) } else { node.children.forEach(visit) }
         }
         visit(root)
-        return ids
+        return handles
     }
 
     // MARK: - Editing
 
-    /// Inserts `ids` at `position` (in `0 ... count`). None of them may be held, and they must be distinct.
-    func insert<C: Collection>(_ ids: C, at position: Int) where C.Element == ID {
+    /// Inserts `handles` at `position` (in `0 ... count`). None of them may be held, and they must be
+    /// distinct.
+    func insert<C: Collection>(_ handles: C, at position: Int) where C.Element == Int {
         precondition(position >= 0 && position <= count, "IDPositions: position \(position) out of 0...\(count)")
-        let added = ids.count
+        let added = handles.count
         guard added > 0 else { return }
         count += added
         var node = root
@@ -111,15 +129,18 @@ final class IDPositions<ID: Hashable> {
             node.counts[index] += added
             node = node.children[index]
         }
-        let atEnd = offset == node.ids.count
-        node.ids.insert(contentsOf: ids, at: offset)
-        for id in ids { leaves[id] = node }
-        if node.ids.count > Self.leafCapacity { split(node, fillingLeft: atEnd) }
+        let atEnd = offset == node.handles.count
+        node.handles.insert(contentsOf: handles, at: offset)
+        for handle in handles { setLeaf(node, of: handle) }
+        if node.handles.count > Self.leafCapacity { split(node, fillingLeft: atEnd) }
     }
 
-    /// Removes the ids at positions `range`.
-    func removeSubrange(_ range: Range<Int>) {
+    /// Removes the handles at positions `range`; returns them, in order.
+    @discardableResult
+    func removeSubrange(_ range: Range<Int>) -> ContiguousArray<Int> {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "IDPositions: range \(range) out of 0..<\(count)")
+        var removedHandles = ContiguousArray<Int>()
+        removedHandles.reserveCapacity(range.count)
         var remaining = range.count
         while remaining > 0 {
             var node = root
@@ -132,9 +153,12 @@ final class IDPositions<ID: Hashable> {
                 }
                 node = node.children[index]
             }
-            let removed = Swift.min(remaining, node.ids.count - offset)
-            for id in node.ids[offset ..< offset + removed] { leaves[id] = nil }
-            node.ids.removeSubrange(offset ..< offset + removed)
+            let removed = Swift.min(remaining, node.handles.count - offset)
+            for handle in node.handles[offset ..< offset + removed] {
+                leaves[handle] = nil
+                removedHandles.append(handle)
+            }
+            node.handles.removeSubrange(offset ..< offset + removed)
             var child = node
             while let parent = child.parent {
                 parent.counts[parent.index(of: child)] -= removed
@@ -148,20 +172,27 @@ final class IDPositions<ID: Hashable> {
                 root.parent = nil
             }
         }
+        return removedHandles
     }
 
-    /// Removes every id. O(1) (plus freeing the nodes).
+    /// Removes every handle. O(1) (plus freeing the nodes).
     func removeAll() {
         root = Node(isLeaf: true)
         count = 0
-        leaves = [:]
+        leaves = []
+    }
+
+    /// Records that `leaf` holds `handle`.
+    private func setLeaf(_ leaf: Node, of handle: Int) {
+        if handle >= leaves.count { leaves.append(contentsOf: repeatElement(nil, count: Swift.max(handle + 1 - leaves.count, leaves.count))) }
+        leaves[handle] = leaf
     }
 
     // MARK: - Balance
 
     /// Splits an overfull `node` into as few nodes as fit, the first staying `node`: evenly, or (after an
     /// insertion at its end, as when pages are appended) as full as possible from the left, so that a
-    /// growing list leaves full leaves behind and moves no id twice.
+    /// growing list leaves full leaves behind and moves no handle twice.
     private func split(_ node: Node, fillingLeft: Bool) {
         let capacity = node.isLeaf ? Self.leafCapacity : Self.innerCapacity
         let size = node.size
@@ -172,8 +203,8 @@ final class IDPositions<ID: Hashable> {
         for piece in sizes.dropFirst() {
             let sibling = Node(isLeaf: node.isLeaf)
             if node.isLeaf {
-                sibling.ids.append(contentsOf: node.ids[start ..< start + piece])
-                for id in sibling.ids { leaves[id] = sibling }
+                sibling.handles.append(contentsOf: node.handles[start ..< start + piece])
+                for handle in sibling.handles { leaves[handle] = sibling }
             } else {
                 sibling.children.append(contentsOf: node.children[start ..< start + piece])
                 sibling.counts.append(contentsOf: node.counts[start ..< start + piece])
@@ -183,7 +214,7 @@ final class IDPositions<ID: Hashable> {
             start += piece
         }
         if node.isLeaf {
-            node.ids.removeSubrange(sizes[0]...)
+            node.handles.removeSubrange(sizes[0]...)
         } else {
             node.children.removeSubrange(sizes[0]...)
             node.counts.removeSubrange(sizes[0]...)
@@ -243,13 +274,13 @@ final class IDPositions<ID: Hashable> {
     }
 
     /// Moves the first `entries` entries of `source` to the end of `target` (its right-hand neighbour);
-    /// returns the number of ids moved.
+    /// returns the number of handles moved.
     @discardableResult
     private func move(_ entries: Int, from source: Node, toEndOf target: Node) -> Int {
         if source.isLeaf {
-            target.ids.append(contentsOf: source.ids[..<entries])
-            for id in source.ids[..<entries] { leaves[id] = target }
-            source.ids.removeSubrange(..<entries)
+            target.handles.append(contentsOf: source.handles[..<entries])
+            for handle in source.handles[..<entries] { leaves[handle] = target }
+            source.handles.removeSubrange(..<entries)
             return entries
         }
         let moved = source.counts[..<entries].reduce(0, +)
@@ -262,13 +293,13 @@ final class IDPositions<ID: Hashable> {
     }
 
     /// Moves the last `entries` entries of `source` to the start of `target` (its left-hand neighbour);
-    /// returns the number of ids moved.
+    /// returns the number of handles moved.
     private func move(_ entries: Int, fromEndOf source: Node, toStartOf target: Node) -> Int {
         if source.isLeaf {
-            let range = (source.ids.count - entries)...
-            target.ids.insert(contentsOf: source.ids[range], at: 0)
-            for id in source.ids[range] { leaves[id] = target }
-            source.ids.removeSubrange(range)
+            let range = (source.handles.count - entries)...
+            target.handles.insert(contentsOf: source.handles[range], at: 0)
+            for handle in source.handles[range] { leaves[handle] = target }
+            source.handles.removeSubrange(range)
             return entries
         }
         let range = (source.children.count - entries)...
@@ -303,8 +334,8 @@ final class IDPositions<ID: Hashable> {
 
     // MARK: - Checking
 
-    /// What is wrong with the index, if anything: parent links, counts, node sizes, and the dictionary
-    /// against the leaves. O(n); for tests.
+    /// What is wrong with the index, if anything: parent links, counts, node sizes, and the leaf of each
+    /// handle. O(n); for tests.
     func invariantViolations() -> [String] {
         var problems: [String] = []
         var seen = 0
@@ -315,9 +346,11 @@ final class IDPositions<ID: Hashable> {
                 problems.append("\(path): size \(node.size), expected \(minimum)...\(capacity)")
             }
             if node.isLeaf {
-                for id in node.ids where leaves[id] !== node { problems.append("\(path): \(id) maps to another leaf") }
-                seen += node.ids.count
-                return node.ids.count
+                for handle in node.handles where handle >= leaves.count || leaves[handle] !== node {
+                    problems.append("\(path): handle \(handle) maps to another leaf")
+                }
+                seen += node.handles.count
+                return node.handles.count
             }
             if node.children.count != node.counts.count { problems.append("\(path): children and counts differ in number") }
             var total = 0
@@ -335,7 +368,8 @@ final class IDPositions<ID: Hashable> {
         if root.parent != nil { problems.append("the root has a parent") }
         let total = check(root, path: "root")
         if total != count { problems.append("count \(count), tree holds \(total)") }
-        if leaves.count != seen { problems.append("\(leaves.count) ids mapped, \(seen) held") }
+        let mapped = leaves.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        if mapped != seen { problems.append("\(mapped) handles mapped, \(seen) held") }
         return problems
     }
 }

@@ -21,16 +21,16 @@ class ItemIdentities<Item> {
     /// Identities for an empty list; this class holds nothing, so itself.
     func emptied() -> ItemIdentities<Item> { self }
 
-    /// The position of the item with `item`'s id, if held.
-    func position(ofIDOf item: Item) -> Int? { nil }
+    /// The position in `items` (the list these identities describe) of the item with `item`'s id, if held.
+    func position(ofIDOf item: Item, in items: ItemList<Item>) -> Int? { nil }
 
-    /// The position of the item whose id is `key`, if held.
-    func position(ofKey key: AnyHashable) -> Int? { nil }
+    /// The position in `items` of the item whose id is `key`, if held.
+    func position(ofKey key: AnyHashable, in items: ItemList<Item>) -> Int? { nil }
 
-    /// `batch` sorted by the rules of identity: the held items it updates (by position, the last value
-    /// for each), and the items to add (a repeated id keeps its first position and its last value).
-    /// Without identity, every item is added.
-    func sort(_ batch: [Item]) -> (updated: [Int: Item], fresh: [Item]) { ([:], batch) }
+    /// `batch` sorted by the rules of identity against `items`: the held items it updates (by position,
+    /// the last value for each), and the items to add (a repeated id keeps its first position and its last
+    /// value). Without identity, every item is added.
+    func sort(_ batch: [Item], in items: ItemList<Item>) -> (updated: [Int: Item], fresh: [Item]) { ([:], batch) }
 
     /// Records that `fresh` (items `sort` returned as fresh) were inserted at `position`.
     func inserted(_ fresh: [Item], at position: Int) {}
@@ -42,10 +42,22 @@ class ItemIdentities<Item> {
     func invariantViolations(against items: ItemList<Item>) -> [String] { [] }
 }
 
-/// The identities of `Identifiable` items (`Item` is `Element`, known only at run time): an `IDPositions`
-/// of their ids, typed, so that hashing and comparing ids goes through no `AnyHashable`.
+/// The identities of `Identifiable` items (`Item` is `Element`, known only at run time).
+///
+/// Each held item has a handle; `positions` keeps the handles in list order. Ids are found by their hash
+/// value, in a dictionary from hash to handle: items whose ids share a hash value are chained through
+/// `nextWithSameHash`, and a hit is confirmed by comparing the id of the item at the handle's position.
+/// So the hot paths (a page of new ids, a lookup) hash each id once and touch only dictionaries and
+/// arrays of `Int`, compiled for that type: no generic dictionary, no `AnyHashable`.
 final class IdentifiedItems<Item, Element: Identifiable>: ItemIdentities<Item> {
-    private var positions = IDPositions<Element.ID>()
+    private var positions = IDPositions()
+    /// The handle most recently given to an id of each hash value.
+    private var handleByHash: [Int: Int] = [:]
+    /// Per handle: the hash value of its id, and the next handle whose id has the same hash (-1: none).
+    private var hashOfHandle: ContiguousArray<Int> = []
+    private var nextWithSameHash: ContiguousArray<Int> = []
+    /// Handles given back, to give again.
+    private var freeHandles: [Int] = []
 
     override init() {
         precondition(Item.self == Element.self)
@@ -62,52 +74,123 @@ final class IdentifiedItems<Item, Element: Identifiable>: ItemIdentities<Item> {
     override func copy() -> ItemIdentities<Item> {
         let copy = IdentifiedItems()
         copy.positions = positions.copy()
+        copy.handleByHash = handleByHash
+        copy.hashOfHandle = hashOfHandle
+        copy.nextWithSameHash = nextWithSameHash
+        copy.freeHandles = freeHandles
         return copy
     }
 
     override func emptied() -> ItemIdentities<Item> { IdentifiedItems() }
 
-    override func position(ofIDOf item: Item) -> Int? {
-        positions.position(of: id(of: item))
+    /// The position of the held item whose id is `key` (whose hash value is `hash`), if any. O(log n).
+    private func find(_ key: Element.ID, hash: Int, in items: ItemList<Item>) -> Int? {
+        guard var handle = handleByHash[hash] else { return nil }
+        while true {
+            let position = positions.position(of: handle)
+            if id(of: items[position]) == key { return position }
+            handle = nextWithSameHash[handle]
+            if handle < 0 { return nil }
+        }
     }
 
-    override func position(ofKey key: AnyHashable) -> Int? {
+    override func position(ofIDOf item: Item, in items: ItemList<Item>) -> Int? {
+        let key = id(of: item)
+        return find(key, hash: key.hashValue, in: items)
+    }
+
+    override func position(ofKey key: AnyHashable, in items: ItemList<Item>) -> Int? {
         guard let id = key.base as? Element.ID else { return nil }
-        return positions.position(of: id)
+        return find(id, hash: id.hashValue, in: items)
     }
 
-    override func sort(_ batch: [Item]) -> (updated: [Int: Item], fresh: [Item]) {
+    override func sort(_ batch: [Item], in items: ItemList<Item>) -> (updated: [Int: Item], fresh: [Item]) {
         var updated: [Int: Item] = [:]
         var fresh: [Item] = []
         fresh.reserveCapacity(batch.count)
-        var freshSlot: [Element.ID: Int] = [:]
-        freshSlot.reserveCapacity(batch.count)
+        // The fresh items by hash value: the last slot with each hash, and per slot the previous one.
+        var slotByHash: [Int: Int] = [:]
+        slotByHash.reserveCapacity(batch.count)
+        var previousWithSameHash: [Int] = []
+        previousWithSameHash.reserveCapacity(batch.count)
         for item in batch {
             let key = id(of: item)
-            if let held = positions.position(of: key) {
+            let hash = key.hashValue
+            if let held = find(key, hash: hash, in: items) {
                 updated[held] = item
-            } else if let slot = freshSlot[key] {
-                fresh[slot] = item
-            } else {
-                freshSlot[key] = fresh.count
-                fresh.append(item)
+                continue
             }
+            let newest = slotByHash.updateValue(fresh.count, forKey: hash)
+            var slot = newest ?? -1
+            while slot >= 0 && id(of: fresh[slot]) != key { slot = previousWithSameHash[slot] }
+            if slot >= 0 {
+                // Already in the batch: keep its first position, take this value.
+                slotByHash[hash] = newest
+                fresh[slot] = item
+                continue
+            }
+            previousWithSameHash.append(newest ?? -1)
+            fresh.append(item)
         }
         return (updated, fresh)
     }
 
     override func inserted(_ fresh: [Item], at position: Int) {
-        positions.insert(fresh.lazy.map(id(of:)), at: position)
+        var handles = ContiguousArray<Int>()
+        handles.reserveCapacity(fresh.count)
+        for item in fresh {
+            let hash = id(of: item).hashValue
+            let handle: Int
+            if let reused = freeHandles.popLast() {
+                handle = reused
+                hashOfHandle[handle] = hash
+                nextWithSameHash[handle] = handleByHash.updateValue(handle, forKey: hash) ?? -1
+            } else {
+                handle = hashOfHandle.count
+                hashOfHandle.append(hash)
+                nextWithSameHash.append(handleByHash.updateValue(handle, forKey: hash) ?? -1)
+            }
+            handles.append(handle)
+        }
+        positions.insert(handles, at: position)
     }
 
     override func removed(_ range: Range<Int>) {
-        positions.removeSubrange(range)
+        for handle in positions.removeSubrange(range) {
+            let hash = hashOfHandle[handle]
+            let next = nextWithSameHash[handle]
+            if handleByHash[hash] == handle {
+                if next >= 0 { handleByHash[hash] = next } else { handleByHash.removeValue(forKey: hash) }
+            } else {
+                var previous = handleByHash[hash]!
+                while nextWithSameHash[previous] != handle { previous = nextWithSameHash[previous] }
+                nextWithSameHash[previous] = next
+            }
+            freeHandles.append(handle)
+        }
     }
 
     override func invariantViolations(against items: ItemList<Item>) -> [String] {
         var problems = positions.invariantViolations()
-        if positions.count != items.count { problems.append("\(positions.count) ids for \(items.count) items") }
-        if !positions.allIDs().elementsEqual(items.lazy.map(id(of:))) { problems.append("the ids are not the items' ids, in order") }
+        if positions.count != items.count { problems.append("\(positions.count) handles for \(items.count) items") }
+        guard problems.isEmpty else { return problems }
+        var chained = 0
+        for (hash, first) in handleByHash {
+            var handle = first
+            while handle >= 0 {
+                if hashOfHandle[handle] != hash { problems.append("handle \(handle) chained under another hash") }
+                if !positions.contains(handle) { problems.append("handle \(handle) chained but not held") }
+                chained += 1
+                handle = nextWithSameHash[handle]
+            }
+        }
+        if chained != items.count { problems.append("\(chained) handles chained for \(items.count) items") }
+        for (position, item) in items.enumerated() {
+            let handle = positions.handle(at: position)
+            if hashOfHandle[handle] != id(of: item).hashValue { problems.append("position \(position): hash differs from the item's id") }
+            if self.position(ofIDOf: item, in: items) != position { problems.append("position \(position): its id is found elsewhere") }
+        }
+        for handle in freeHandles where positions.contains(handle) { problems.append("handle \(handle) is free and held") }
         return problems
     }
 }

@@ -9,7 +9,7 @@
 ///   view that applies them in order reads every new value from the new snapshot.
 ///
 /// Costs: the items are a persistent `ItemList` (a snapshot handed out is never written; an edit copies
-/// only its path), and the ids an `IDPositions` that finds any id's position in O(log n). So finding an
+/// only its path), and their ids are in `IdentifiedItems`, which finds any id's position in O(log n). So finding an
 /// item by id, replacing or removing it is O(log n); inserting or appending a batch of k items is
 /// O(k + log n) (plus O(log n) for each held id the batch updates); removing k items is O(k + log n).
 struct ItemStore<Item> {
@@ -30,12 +30,12 @@ struct ItemStore<Item> {
 
     /// The position of the item with `item`'s id, if held. O(log n).
     func position(ofIDOf item: Item) -> Int? {
-        identities.position(ofIDOf: item)
+        identities.position(ofIDOf: item, in: items)
     }
 
     /// The position of the item whose id is `key`, if held. O(log n).
     func position(ofKey key: AnyHashable) -> Int? {
-        identities.position(ofKey: key)
+        identities.position(ofKey: key, in: items)
     }
 
     // MARK: - Edits
@@ -94,7 +94,7 @@ struct ItemStore<Item> {
 
     private mutating func insert(_ batch: [Item], at index: Int, asAppend: Bool) -> [ItemListChange] {
         guard !batch.isEmpty else { return [] }
-        let (updated, fresh) = identities.sort(batch)
+        let (updated, fresh) = identities.sort(batch, in: items)
         for (offset, item) in updated { items[offset] = item }
         var changes = splice(fresh, at: index, asAppend: asAppend)
         if !updated.isEmpty {

@@ -27,12 +27,24 @@ class ItemIdentities<Item> {
     /// The position in `items` of the item whose id is `key`, if held.
     func position(ofKey key: AnyHashable, in items: ItemList<Item>) -> Int? { nil }
 
-    /// `batch` sorted by the rules of identity against `items`: the held items it updates (by position,
-    /// the last value for each), and the items to add (a repeated id keeps its first position and its last
-    /// value). Without identity, every item is added.
-    func sort(_ batch: [Item], in items: ItemList<Item>) -> (updated: [Int: Item], fresh: [Item]) { ([:], batch) }
+    /// A batch sorted by the rules of identity.
+    struct SortedBatch {
+        /// The held items the batch updates: by position, the last value for each.
+        var updated: [Int: Item] = [:]
+        /// The items to add, in batch order (a repeated id keeps its first position and its last value).
+        var fresh: [Item] = []
+        /// The hash values of the fresh items' ids (empty without identity), so that `inserted` need not
+        /// hash them again.
+        var freshHashes: [Int] = []
+    }
 
-    /// Records that `fresh` (items `sort` returned as fresh) were inserted at `position`.
+    /// `batch` sorted by the rules of identity against `items`. Without identity, every item is fresh.
+    func sort(_ batch: [Item], in items: ItemList<Item>) -> SortedBatch { SortedBatch(fresh: batch) }
+
+    /// Records that `sorted.fresh` was inserted at `position`.
+    func inserted(_ sorted: SortedBatch, at position: Int) {}
+
+    /// Records that `fresh` (items not held, ids distinct) were inserted at `position`.
     func inserted(_ fresh: [Item], at position: Int) {}
 
     /// Records that the items at `range` were removed.
@@ -45,14 +57,14 @@ class ItemIdentities<Item> {
 /// The identities of `Identifiable` items (`Item` is `Element`, known only at run time).
 ///
 /// Each held item has a handle; `positions` keeps the handles in list order. Ids are found by their hash
-/// value, in a dictionary from hash to handle: items whose ids share a hash value are chained through
+/// value, in a table from hash to handle: items whose ids share a hash value are chained through
 /// `nextWithSameHash`, and a hit is confirmed by comparing the id of the item at the handle's position.
-/// So the hot paths (a page of new ids, a lookup) hash each id once and touch only dictionaries and
-/// arrays of `Int`, compiled for that type: no generic dictionary, no `AnyHashable`.
+/// So the hot paths (a page of new ids, a lookup) hash each id once and touch only tables and arrays of
+/// `Int`, compiled for that type: no generic dictionary, no `AnyHashable`.
 final class IdentifiedItems<Item, Element: Identifiable>: ItemIdentities<Item> {
     private var positions = IDPositions()
     /// The handle most recently given to an id of each hash value.
-    private var handleByHash: [Int: Int] = [:]
+    private var handleByHash = HandleTable()
     /// Per handle: the hash value of its id, and the next handle whose id has the same hash (-1: none).
     private var hashOfHandle: ContiguousArray<Int> = []
     private var nextWithSameHash: ContiguousArray<Int> = []
@@ -85,7 +97,7 @@ final class IdentifiedItems<Item, Element: Identifiable>: ItemIdentities<Item> {
 
     /// The position of the held item whose id is `key` (whose hash value is `hash`), if any. O(log n).
     private func find(_ key: Element.ID, hash: Int, in items: ItemList<Item>) -> Int? {
-        guard var handle = handleByHash[hash] else { return nil }
+        guard var handle = handleByHash.handle(for: hash) else { return nil }
         while true {
             let position = positions.position(of: handle)
             if id(of: items[position]) == key { return position }
@@ -104,51 +116,72 @@ final class IdentifiedItems<Item, Element: Identifiable>: ItemIdentities<Item> {
         return find(id, hash: id.hashValue, in: items)
     }
 
-    override func sort(_ batch: [Item], in items: ItemList<Item>) -> (updated: [Int: Item], fresh: [Item]) {
-        var updated: [Int: Item] = [:]
-        var fresh: [Item] = []
-        fresh.reserveCapacity(batch.count)
-        // The fresh items by hash value: the last slot with each hash, and per slot the previous one.
-        var slotByHash: [Int: Int] = [:]
-        slotByHash.reserveCapacity(batch.count)
+    override func sort(_ batch: [Item], in items: ItemList<Item>) -> SortedBatch {
+        var sorted = SortedBatch()
+        sorted.fresh.reserveCapacity(batch.count)
+        sorted.freshHashes.reserveCapacity(batch.count)
+        // The fresh items by hash value (for a long batch): the last slot with each hash, and per slot the
+        // previous slot with the same hash. A short batch is scanned instead.
+        let indexed = batch.count > 16
+        var slotByHash = HandleTable(capacity: indexed ? batch.count : 0)
         var previousWithSameHash: [Int] = []
-        previousWithSameHash.reserveCapacity(batch.count)
+        previousWithSameHash.reserveCapacity(indexed ? batch.count : 0)
         for item in batch {
             let key = id(of: item)
             let hash = key.hashValue
             if let held = find(key, hash: hash, in: items) {
-                updated[held] = item
+                sorted.updated[held] = item
                 continue
             }
-            let newest = slotByHash.updateValue(fresh.count, forKey: hash)
-            var slot = newest ?? -1
-            while slot >= 0 && id(of: fresh[slot]) != key { slot = previousWithSameHash[slot] }
+            var slot = -1
+            if indexed {
+                let newest = slotByHash.updateHandle(sorted.fresh.count, for: hash)
+                slot = newest ?? -1
+                while slot >= 0 && id(of: sorted.fresh[slot]) != key { slot = previousWithSameHash[slot] }
+                if slot >= 0 {
+                    if let newest { slotByHash.updateHandle(newest, for: hash) }
+                } else {
+                    previousWithSameHash.append(newest ?? -1)
+                }
+            } else {
+                slot = sorted.freshHashes.indices.firstIndex {
+                    sorted.freshHashes[$0] == hash && id(of: sorted.fresh[$0]) == key
+                } ?? -1
+            }
             if slot >= 0 {
                 // Already in the batch: keep its first position, take this value.
-                slotByHash[hash] = newest
-                fresh[slot] = item
-                continue
+                sorted.fresh[slot] = item
+            } else {
+                sorted.fresh.append(item)
+                sorted.freshHashes.append(hash)
             }
-            previousWithSameHash.append(newest ?? -1)
-            fresh.append(item)
         }
-        return (updated, fresh)
+        return sorted
+    }
+
+    override func inserted(_ sorted: SortedBatch, at position: Int) {
+        precondition(sorted.fresh.count == sorted.freshHashes.count)
+        insert(hashes: sorted.freshHashes, at: position)
     }
 
     override func inserted(_ fresh: [Item], at position: Int) {
+        insert(hashes: fresh.map { id(of: $0).hashValue }, at: position)
+    }
+
+    /// Gives a handle to each of the new items whose ids hash to `hashes`, and puts them at `position`.
+    private func insert(hashes: [Int], at position: Int) {
         var handles = ContiguousArray<Int>()
-        handles.reserveCapacity(fresh.count)
-        for item in fresh {
-            let hash = id(of: item).hashValue
+        handles.reserveCapacity(hashes.count)
+        for hash in hashes {
             let handle: Int
             if let reused = freeHandles.popLast() {
                 handle = reused
                 hashOfHandle[handle] = hash
-                nextWithSameHash[handle] = handleByHash.updateValue(handle, forKey: hash) ?? -1
+                nextWithSameHash[handle] = handleByHash.updateHandle(handle, for: hash) ?? -1
             } else {
                 handle = hashOfHandle.count
                 hashOfHandle.append(hash)
-                nextWithSameHash.append(handleByHash.updateValue(handle, forKey: hash) ?? -1)
+                nextWithSameHash.append(handleByHash.updateHandle(handle, for: hash) ?? -1)
             }
             handles.append(handle)
         }
@@ -159,10 +192,10 @@ final class IdentifiedItems<Item, Element: Identifiable>: ItemIdentities<Item> {
         for handle in positions.removeSubrange(range) {
             let hash = hashOfHandle[handle]
             let next = nextWithSameHash[handle]
-            if handleByHash[hash] == handle {
-                if next >= 0 { handleByHash[hash] = next } else { handleByHash.removeValue(forKey: hash) }
+            if handleByHash.handle(for: hash) == handle {
+                if next >= 0 { handleByHash.updateHandle(next, for: hash) } else { handleByHash.removeHandle(for: hash) }
             } else {
-                var previous = handleByHash[hash]!
+                var previous = handleByHash.handle(for: hash)!
                 while nextWithSameHash[previous] != handle { previous = nextWithSameHash[previous] }
                 nextWithSameHash[previous] = next
             }
@@ -175,7 +208,7 @@ final class IdentifiedItems<Item, Element: Identifiable>: ItemIdentities<Item> {
         if positions.count != items.count { problems.append("\(positions.count) handles for \(items.count) items") }
         guard problems.isEmpty else { return problems }
         var chained = 0
-        for (hash, first) in handleByHash {
+        for (hash, first) in handleByHash.entries {
             var handle = first
             while handle >= 0 {
                 if hashOfHandle[handle] != hash { problems.append("handle \(handle) chained under another hash") }

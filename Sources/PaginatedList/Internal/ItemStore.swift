@@ -94,25 +94,23 @@ struct ItemStore<Item> {
 
     private mutating func insert(_ batch: [Item], at index: Int, asAppend: Bool) -> [ItemListChange] {
         guard !batch.isEmpty else { return [] }
-        let (updated, fresh) = identities.sort(batch, in: items)
-        for (offset, item) in updated { items[offset] = item }
-        var changes = splice(fresh, at: index, asAppend: asAppend)
-        if !updated.isEmpty {
-            changes.append(.updated(updated.keys.map { $0 >= index ? $0 + fresh.count : $0 }.sorted()))
+        let sorted = identities.sort(batch, in: items)
+        for (offset, item) in sorted.updated { items[offset] = item }
+        var changes: [ItemListChange] = []
+        if !sorted.fresh.isEmpty {
+            if index == items.count {
+                items.append(contentsOf: sorted.fresh)
+            } else {
+                items.insert(contentsOf: sorted.fresh, at: index)
+            }
+            uniqueIdentities().inserted(sorted, at: index)
+            let range = index ..< index + sorted.fresh.count
+            changes.append(asAppend ? .appended(range) : .inserted(range))
+        }
+        if !sorted.updated.isEmpty {
+            changes.append(.updated(sorted.updated.keys.map { $0 >= index ? $0 + sorted.fresh.count : $0 }.sorted()))
         }
         return changes
-    }
-
-    private mutating func splice(_ fresh: [Item], at index: Int, asAppend: Bool) -> [ItemListChange] {
-        guard !fresh.isEmpty else { return [] }
-        if index == items.count {
-            items.append(contentsOf: fresh)
-        } else {
-            items.insert(contentsOf: fresh, at: index)
-        }
-        uniqueIdentities().inserted(fresh, at: index)
-        let range = index ..< index + fresh.count
-        return [asAppend ? .appended(range) : .inserted(range)]
     }
 
     /// The identities, copied first if another store shares them.

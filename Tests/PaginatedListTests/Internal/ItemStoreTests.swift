@@ -236,3 +236,30 @@ struct ItemStoreTests {
         #expect(store.position(ofKey: AnyHashable(1)) == 0)
     }
 }
+
+@Suite("HandleTable")
+struct HandleTableTests {
+    @Test func agreesWithADictionaryThroughSeededUpdatesAndRemovals() {
+        for seed in 0 ..< UInt64(50) {
+            var random = SplitMix64(seed: seed)
+            func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+            var table = HandleTable()
+            var model: [Int: Int] = [:]
+            // Keys that share their low bits (multiples of 64, plus a few), so that runs form and wrap.
+            let keys = (0 ..< 300).map { $0 % 3 == 0 ? $0 * 64 : Int(bitPattern: UInt(random.next())) }
+            for _ in 0 ..< 2_000 {
+                let key = keys[below(keys.count)]
+                if below(3) == 0 {
+                    table.removeHandle(for: key)
+                    model[key] = nil
+                } else {
+                    let handle = below(1_000)
+                    #expect(table.updateHandle(handle, for: key) == model.updateValue(handle, forKey: key))
+                }
+            }
+            #expect(table.count == model.count)
+            for key in keys { #expect(table.handle(for: key) == model[key]) }
+            #expect(Dictionary(uniqueKeysWithValues: table.entries.map { ($0.key, $0.handle) }) == model)
+        }
+    }
+}

@@ -71,3 +71,21 @@ final class ScriptedFeed: @unchecked Sendable {
         }
     }
 }
+
+/// A page producer the test answers by hand: `producer` hands its observer here when started.
+final class PendingPage: @unchecked Sendable {
+    // `@unchecked`: used from the test's thread only (the view model runs on an `ImmediateScheduler`).
+    private(set) var observer: Signal<PostPage, TestError>.Observer?
+
+    var producer: PostProducer {
+        Producer { observer, _ in self.observer = observer }
+    }
+
+    func send(_ ids: [Int], previous: PostProducer? = nil, next: PostProducer? = nil) {
+        observer?.send(value: Page(items: ids.map { FeedPost(id: $0) }, previous: previous, next: next))
+    }
+
+    func fail(_ error: TestError) {
+        observer?.send(error: error)
+    }
+}

@@ -76,12 +76,20 @@ struct RefreshGuideTests {
         #expect(timeline.items.value.filter { $0.likes > 0 }.map(\.id) == [1, 3])
     }
 
+    @Test func theAnchorFollowsItsRowThroughChanges() {
+        var anchor: Int? = 4
+        for change in [ItemListChange.inserted(0 ..< 3), .removed([1]), .updated([5])] {
+            anchor = anchor.flatMap { change.position(ofRow: $0) }
+        }
+        #expect(anchor! == 6)
+    }
+
     @Test func everySampleOfTheGuideIsCompiledHere() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let guide = try String(contentsOf: root.appendingPathComponent("Docs/Refresh.md"), encoding: .utf8)
         let samples = TestingGuideTests.swiftBlocks(in: guide)
-        #expect(samples.count == 4)
+        #expect(samples.count == 5)
         let source = TestingGuideTests.significantLines(try String(contentsOf: here, encoding: .utf8))
         for sample in samples {
             let lines = TestingGuideTests.significantLines(sample).filter { !$0.hasPrefix("print(") && !$0.hasPrefix("// [") }

@@ -39,6 +39,7 @@ Control endpoints (GET or POST; answer JSON):
   /control/delete?at=I&count=C           deletes C items from position I
   /control/fault?kind=K&times=T          the next T feed requests fail as K: 500, 429, malformed,
                                          truncated (the page's headers, half its body, then close),
+                                         drop (the connection closes with no answer),
                                          content-type (a text/html page with status 200),
                                          502 (a multi-line text/html page), 404 (GitHub's JSON message),
                                          github-rate-limit (403, X-RateLimit-Remaining: 0, Reset in 1 s),
@@ -52,7 +53,7 @@ Control endpoints (GET or POST; answer JSON):
   /control/log[?tag=NAME]                the feed requests: path, query (decoded), time (seconds since
                                          the server started), tag, status, outcome ("pending",
                                          "written", or "closed": the client closed the connection before
-                                         the response was written)
+                                         the response was written; "dropped" for the drop fault)
   /control/shutdown                      stops the server
 """
 
@@ -198,6 +199,11 @@ class Handler(BaseHTTPRequestHandler):
                      "time": time.monotonic() - STARTED, "tag": query.get("tag", [None])[0],
                      "status": None, "outcome": "pending"}
             FEED.log.append(entry)
+        if fault == "drop":  # the connection closes with no answer at all
+            with FEED.lock:
+                entry["outcome"] = "dropped"
+            self.close_connection = True
+            return
         if delay > 0 and self.wait_or_closed(delay):
             with FEED.lock:
                 entry["outcome"] = "closed"

@@ -49,6 +49,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case remove(key: AnyHashable)
         /// Insert items at an index (clamped).
         case insert([Item], at: Int)
+        /// Call the closure with where the view model stands (`ObservablePaginatedList.refresh()`).
+        case mark(@Sendable (MirrorMark) -> Void)
     }
 
     private let firstPage: () -> PageProducer
@@ -65,6 +67,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     let loadStates: MutableProperty<LoadStates<Failure>>
     let gap: MutableProperty<Int?>
     let changes = Signal<ItemListChange, Never>.pipe()
+    /// What an `ObservablePaginatedList` shows: staged after everything else in each transition.
+    let mirror = MutableProperty(MirrorState<Item, Failure>())
     let diagnostics = Signal<PaginatedListDiagnostic, Never>.pipe()
 
     private let lock = Locked<Void>(())
@@ -86,6 +90,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         var state: PaginatedListState<Failure> = .idle
         var hasError = false
         var gap: Int?
+        var mirror = MirrorState<Item, Failure>()
     }
 
     init(firstPage: @escaping () -> PageProducer, scheduler: any Scheduler, retry: AutomaticRetry?, maxPages: Int?) {
@@ -175,6 +180,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             run(machine.remove(key: key))
         case let .insert(batch, index):
             run(machine.insert(batch, at: index))
+        case let .mark(body):
+            body(MirrorMark(sequence: published.mirror.sequence, refreshLoad: refreshLoad))
         }
     }
 
@@ -278,9 +285,12 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         if let newItems = transition.items { staged.append(items.stage(newItems)) }
         let newStates = transition.loadStates
         let newState = Self.state(of: newStates, lastError: transition.lastError)
+        // First, so that no copy of the previous mirror state keeps the previous list alive during delivery.
+        published.mirror = published.mirror.next(items: transition.items, loadStates: newStates, refreshLoad: refreshLoad)
         let old = published
         published = Published(
-            loadStates: newStates, state: newState, hasError: transition.lastError != nil, gap: transition.gap
+            loadStates: newStates, state: newState, hasError: transition.lastError != nil, gap: transition.gap,
+            mirror: old.mirror
         )
         if old.loadStates.isLoading != newStates.isLoading { staged.append(loading.stage(newStates.isLoading)) }
         if old.loadStates.append.isComplete != newStates.append.isComplete {
@@ -294,8 +304,12 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         if !Self.sameCase(old.state, newState) || newState.error != nil { staged.append(state.stage(newState)) }
         if old.gap != transition.gap { staged.append(gap.stage(transition.gap)) }
         for change in transition.changes { staged.append(changes.input.stage(.value(change))) }
+        staged.append(mirror.stage(published.mirror))
         for delivery in staged { delivery?.deliver() }
     }
+
+    /// The refresh in flight, named by its first load (the same through all of its pages), if any.
+    private var refreshLoad: LoadID? { machine.refreshInFlight }
 
     /// The single state of the older API: loading while any kind loads, else the last error, else
     /// exhausted when the append edge is complete, else idle.

@@ -27,4 +27,19 @@ struct LivingListsRegressionTests {
         #expect(replayer.mismatches.isEmpty)
         #expect(replayer.mirror == Array(viewModel.items.value))
     }
+
+    /// `.reloadAll` when the feed's first item is gone: the first fresh page's items are already where
+    /// they belong but were counted in the page below; each later page must still find its own range.
+    @Test func reloadAllAfterTheFirstItemWasDeletedReloadsEveryPage() {
+        let feed = ScriptedFeed(ids: [1, 2, 3], size: 1)
+        let (viewModel, replayer) = loaded(feed, pages: 3)
+        feed.edit { posts in
+            posts.removeFirst()
+            posts.append(FeedPost(id: 4))
+        }
+        viewModel.refresh(.reloadAll)
+        #expect(ids(viewModel) == [2, 3, 4])
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
 }

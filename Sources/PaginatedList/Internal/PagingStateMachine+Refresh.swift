@@ -467,13 +467,13 @@ extension PagingStateMachine {
         for (offset, item) in segment.enumerated() {
             let target = start + offset
             if let held = store.position(ofIDOf: item) {
-                if held != target {
-                    let from = ledger.page(holding: held)
-                    changes += store.move(from: held, to: target)
-                    if let from, from != index {
-                        ledger.adjust(page: from, by: -1)
-                        ledger.adjust(page: index, by: 1)
-                    }
+                // An item of a page below joins this one, moved up or already in place (the items
+                // before it in this page's range were removed).
+                let from = ledger.page(holding: held)
+                if held != target { changes += store.move(from: held, to: target) }
+                if let from, from != index {
+                    ledger.adjust(page: from, by: -1)
+                    ledger.adjust(page: index, by: 1)
                 }
                 changes += store.replace(at: target, with: item)
             } else {

@@ -374,9 +374,9 @@ struct PagingStateMachine<Item, Failure: Error> {
         noteGap(after: changes)
         let countBeforeDrops = items.count
         let drops = dropPages(awayFrom: direction)
-        changes += drops.changes
         // The rows the user saw moved down by what a prepend added, or up by what a drop above removed.
         let shift = direction == .prepend ? Self.insertedCount(changes) : items.count - countBeforeDrops
+        changes = Self.replayable(changes, then: drops.changes, at: direction, finalCount: items.count)
 
         var actions = [transition(changes)]
         for diagnostic in page.diagnostics { actions.append(.report(diagnostic)) }
@@ -587,6 +587,37 @@ struct PagingStateMachine<Item, Failure: Error> {
             }
         }
         gap = open.index > 0 && open.index < items.count ? open : nil
+    }
+
+    /// A landing's changes followed by those of the drops it caused, in an order a view can replay reading
+    /// every inserted and updated row from the transition's snapshot (whose offsets are final): after an
+    /// append, the drops at the top come first and the landed rows' offsets move up by the rows dropped;
+    /// after a prepend, the drops at the bottom stay last and rows updated, then dropped, are not reported.
+    static func replayable(
+        _ landing: [ItemListChange], then drops: [ItemListChange], at direction: Direction, finalCount: Int
+    ) -> [ItemListChange] {
+        guard !drops.isEmpty else { return landing }
+        switch direction {
+        case .append:
+            let dropped = drops.reduce(0) { sum, change in
+                if case let .removed(offsets) = change { return sum + offsets.count }
+                return sum
+            }
+            return drops + landing.compactMap { change in
+                switch change {
+                case let .appended(range): .appended(range.lowerBound - dropped ..< range.upperBound - dropped)
+                case let .inserted(range): .inserted(range.lowerBound - dropped ..< range.upperBound - dropped)
+                case let .updated(offsets):
+                    offsets.contains { $0 >= dropped } ? .updated(offsets.filter { $0 >= dropped }.map { $0 - dropped }) : nil
+                default: change
+                }
+            }
+        case .prepend:
+            return landing.compactMap { change in
+                guard case let .updated(offsets) = change else { return change }
+                return offsets.contains { $0 < finalCount } ? .updated(offsets.filter { $0 < finalCount }) : nil
+            } + drops
+        }
     }
 
     static func insertedCount(_ changes: [ItemListChange]) -> Int {

@@ -211,11 +211,12 @@ extension PagingStateMachine {
             return (replaceAll(with: [page]), nil)
         case let .mergeOnTop(maxPages, onGap):
             progress.fresh.append(page)
+            if !store.isEmpty, let overlap = firstOverlap(of: progress.fresh, from: 0) {
+                return (merge(progress.fresh, at: 0, overlap: overlap), nil)
+            }
+            // Nothing held, or the feed ended before reaching the held items: they are gone from it.
             if store.isEmpty || next == nil {
                 return (replaceAll(with: progress.fresh), nil)
-            }
-            if let overlap = firstOverlap(of: progress.fresh, from: 0) {
-                return (merge(progress.fresh, at: 0, overlap: overlap), nil)
             }
             guard progress.fresh.count >= Swift.max(maxPages, 1) else { return ([], progress) }
             switch onGap {

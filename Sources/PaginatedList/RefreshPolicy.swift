@@ -10,8 +10,10 @@ public enum RefreshPolicy: Equatable, Sendable {
     /// longer has. If no page within `maxPages` overlaps, `onGap` decides what happens to the held items.
     case mergeOnTop(maxPages: Int, onGap: GapPolicy)
     /// Reloads as many pages from the top as the list holds, in order, each replacing its range as it
-    /// lands: items that disappeared are removed, new ones inserted, moved ones moved. The list ends with
-    /// exactly the content of the reloaded pages. For feeds that re-rank.
+    /// lands: new items inserted, moved ones moved; held items a page lacks wait below it for a later page
+    /// (so no item the feed still has disappears meanwhile), and the ones no page brought back are removed
+    /// when the last page lands. The list ends with exactly the content of the reloaded pages. For feeds
+    /// that re-rank.
     case reloadAll
 }
 

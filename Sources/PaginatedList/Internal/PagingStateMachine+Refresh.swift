@@ -427,8 +427,11 @@ extension PagingStateMachine {
     // MARK: - Reload all
 
     /// Replaces the range of held page `index` with `page`'s items: items of the page already reloaded
-    /// above are updated in place, the page's held items the fresh page lacks are removed, the fresh items
-    /// are put in its order (moved up from below when held further down, inserted when new).
+    /// above are updated in place, the fresh items are put in its order (moved up from below when held
+    /// further down, inserted when new), and the page's held items the fresh page lacks go to the page
+    /// below, right after it: a feed that grew or re-ranked above them has them on a later page, and the
+    /// ones no reloaded page brings back are removed when the last lands (`finishReload`), so no
+    /// transition hides an item the feed still has.
     private mutating func reload(_ page: FreshPage, asPage index: Int, progress: inout RefreshProgress) -> [ItemListChange] {
         let start = progress.reloadedEnd
         if index >= ledger.pageCount { ledger.append(count: 0, record: page.record) }
@@ -441,21 +444,10 @@ extension PagingStateMachine {
                 segment.append(item)
             }
         }
-        let range = start ..< start + ledger[index].count
-        var kept = Set<Int>()
-        for item in segment {
-            if let held = store.position(ofIDOf: item), range.contains(held) { kept.insert(held) }
-        }
-        let gone = range.filter { !kept.contains($0) }
-        if !gone.isEmpty {
-            changes += store.remove(offsets: gone)
-            ledger.adjust(page: index, by: -gone.count)
-        }
         for (offset, item) in segment.enumerated() {
             let target = start + offset
             if let held = store.position(ofIDOf: item) {
-                // An item of a page below joins this one, moved up or already in place (the items
-                // before it in this page's range were removed).
+                // An item of a page below joins this one, moved up or already in place.
                 let from = ledger.page(holding: held)
                 if held != target { changes += store.move(from: held, to: target) }
                 if let from, from != index {
@@ -467,6 +459,12 @@ extension PagingStateMachine {
                 changes += store.insert([item], at: target)
                 ledger.adjust(page: index, by: 1)
             }
+        }
+        // What is left of the page's range after its fresh items: held items it lacks, now the next page's.
+        let left = ledger[index].count - segment.count
+        if left > 0, index + 1 < ledger.pageCount {
+            ledger.adjust(page: index, by: -left)
+            ledger.adjust(page: index + 1, by: left)
         }
         ledger.setRecord(page.record, ofPage: index)
         progress.reloadedEnd = start + segment.count
@@ -482,6 +480,10 @@ extension PagingStateMachine {
             changes += store.remove(offsets: Array(progress.reloadedEnd ..< items.count))
         }
         while ledger.pageCount > progress.pagesApplied { _ = ledger.removeLast() }
+        // The last reloaded page may still count held items its fresh page lacked: they were just removed.
+        if let last = ledger.last, ledger.itemCount > items.count {
+            ledger.adjust(page: ledger.pageCount - 1, by: Swift.max(items.count - ledger.itemCount, -last.count))
+        }
         droppedAbove = []
         droppedBelow = []
         gap = nil

@@ -42,4 +42,22 @@ struct LivingListsRegressionTests {
         #expect(replayer.mismatches.isEmpty)
         #expect(replayer.mirror == Array(viewModel.items.value))
     }
+
+    /// `.reloadAll` after new items arrived on top: every page's content shifts down, and the held items a
+    /// fresh page no longer has are the next page's, not gone; no transition may hide them in between.
+    @Test func reloadAllNeverHidesAnItemThatStayedInTheFeed() {
+        let feed = ScriptedFeed(ids: [1, 2, 3], size: 1)
+        let (viewModel, replayer) = loaded(feed, pages: 3)
+        feed.edit { $0.insert(FeedPost(id: 0), at: 0) }
+        let snapshots = Recorder<[Int]>()
+        viewModel.items.signal.observeValues { items in snapshots.append(items.map(\.id)) }
+        viewModel.refresh(.reloadAll)
+        #expect(ids(viewModel) == [0, 1, 2])
+        #expect(!snapshots.values.isEmpty)
+        for snapshot in snapshots.values {
+            #expect(snapshot.contains(1) && snapshot.contains(2), "\(snapshot) hides an item the feed kept")
+        }
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
 }

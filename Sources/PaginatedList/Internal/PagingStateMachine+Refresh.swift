@@ -211,6 +211,12 @@ extension PagingStateMachine {
             }
         case .reloadAll:
             let changes = reload(page, asPage: progress.pagesApplied, progress: &progress)
+            if progress.pagesApplied == 0 {
+                // The list's top is the feed's top now: what lies before it is what lies before this page
+                // (not the pages above the old top), also if the refresh stops here.
+                droppedAbove = []
+                settleEdges(top: page.record, bottom: nil)
+            }
             progress.pagesApplied += 1
             if progress.pagesApplied < progress.pagesToReload, next != nil { return (changes, progress) }
             return (changes + finishReload(after: page, progress: progress), nil)

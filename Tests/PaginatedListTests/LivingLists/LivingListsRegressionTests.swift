@@ -60,4 +60,25 @@ struct LivingListsRegressionTests {
         #expect(replayer.mismatches.isEmpty)
         #expect(replayer.mirror == Array(viewModel.items.value))
     }
+
+    /// A list opened in the middle scrolled up past its first page with a window; a `.reloadAll` reloads
+    /// from the first page, which lands at the top, and then fails: the page before the top is now the
+    /// one before the reloaded first page, not the one before the old top (which would land above it).
+    @Test func afterAReloadAllsFirstPageThePreviousPageIsTheOneBeforeIt() throws {
+        let feed = WindowFeed(count: 10, size: 1, start: 5)
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: 2) { feed.firstPage() }
+        viewModel.loadNextPage()
+        try #require(feed.activeRuns.count == 1)
+        feed.activeRuns[0].deliver(feed.page(5 ..< 6))
+        for top in [4, 3] {
+            viewModel.loadPreviousPage()
+            feed.activeRuns[0].deliver(feed.page(top ..< top + 1))
+        }
+        #expect(ids(viewModel) == [3, 4])
+        viewModel.refresh(.reloadAll)
+        feed.activeRuns[0].deliver(feed.page(5 ..< 6))
+        feed.activeRuns[0].fail(TestError(1))
+        viewModel.loadPreviousPage()
+        #expect(feed.activeRuns.map(\.range) == [4 ..< 5])
+    }
 }

@@ -10,7 +10,8 @@ import Signals
 /// - `.replace`: the first page replaces the list.
 /// - `.mergeOnTop`: pages accumulate until one overlaps the held items (contains a held id), then they
 ///   are merged above them; no overlap within the budget: replace, or keep the held items below a gap.
-/// - `.reloadAll`: each page replaces the range of the held page it reloads, as it lands.
+/// - `.reloadAll`: pages accumulate until as many as the list held have landed (or the feed ended); then
+///   each replaces the range of the held page it reloads, in one transition.
 /// - `.fillGap`: pages load from the gap downwards, each inserted at the gap, until one overlaps the items
 ///   below it (the gap closes) or the budget is spent (the gap stays, lower down).
 extension PagingStateMachine {
@@ -31,7 +32,8 @@ extension PagingStateMachine {
     /// How far a refresh got.
     struct RefreshProgress {
         let mode: RefreshMode
-        /// `.mergeOnTop`: the pages loaded so far, applied together when one overlaps.
+        /// `.mergeOnTop`, `.reloadAll`: the pages loaded so far, applied together when one overlaps (when
+        /// the last lands).
         var fresh: [FreshPage] = []
         /// `.reloadAll`, `.fillGap`: how many pages were applied.
         var pagesApplied = 0
@@ -210,15 +212,15 @@ extension PagingStateMachine {
             case .keepGap: return (openGap(above: progress.fresh, continuation: next!, budget: Swift.max(maxPages, 1)), nil)
             }
         case .reloadAll:
-            let changes = reload(page, asPage: progress.pagesApplied, progress: &progress)
-            if progress.pagesApplied == 0 {
-                // The list's top is the feed's top now: what lies before it is what lies before this page
-                // (not the pages above the old top), also if the refresh stops here.
-                droppedAbove = []
-                settleEdges(top: page.record, bottom: nil)
+            // The pages are applied together when the last lands: a reload that fails or is cut off
+            // part-way leaves the list as it was, never half old pages and half new ones.
+            progress.fresh.append(page)
+            if progress.fresh.count < progress.pagesToReload, next != nil { return ([], progress) }
+            var changes: [ItemListChange] = []
+            for (index, fresh) in progress.fresh.enumerated() {
+                changes += reload(fresh, asPage: index, progress: &progress)
+                progress.pagesApplied += 1
             }
-            progress.pagesApplied += 1
-            if progress.pagesApplied < progress.pagesToReload, next != nil { return (changes, progress) }
             return (changes + finishReload(after: page, progress: progress), nil)
         case .fillGap:
             return fill(with: page, progress: progress)

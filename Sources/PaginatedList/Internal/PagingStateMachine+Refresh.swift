@@ -244,7 +244,7 @@ extension PagingStateMachine {
         droppedBelow = []
         gap = nil
         settleEdges(top: pages.first!.record, bottom: pages.last!.record)
-        _ = dropPagesAfterRefresh()
+        changes = dropPagesAfterRefresh(after: changes)
         return hadItems ? [.reset] : changes
     }
 
@@ -273,6 +273,12 @@ extension PagingStateMachine {
     /// overlap: the held items between `start` and it are removed (the feed no longer has them); new items
     /// before the first held one are inserted at `start`, new items after a held one right after it; held
     /// items that came back are updated in place.
+    ///
+    /// The merge is planned first, then made: the runs of new items are inserted top to bottom and the
+    /// updates reported last, at their final offsets, so that every change names its rows by their offsets
+    /// in the transition's snapshot, also when the fresh pages hold the held items in another order than
+    /// the list (a feed that re-ranked). A new id repeated in the fresh pages keeps its first position and
+    /// its last value.
     private mutating func merge(_ pages: [FreshPage], at start: Int, overlap: Int) -> [ItemListChange] {
         var changes: [ItemListChange] = []
         if overlap > start {
@@ -280,54 +286,67 @@ extension PagingStateMachine {
             removeFromLedger(start ..< overlap)
             changes += removed
         }
-        var insertAt = start
-        var run: [(item: Item, page: Int)] = []
-        var topRunDone = false
-
-        func flush(_ machine: inout PagingStateMachine) {
-            defer { run = [] }
-            guard !run.isEmpty else { return }
-            let inserted = machine.store.insert(run.map(\.item), at: insertAt)
-            let count = Self.insertedCount(inserted)
-            if start == 0, !topRunDone {
-                // The new items at the top belong to the fresh pages that brought them.
-                var perPage: [Int: Int] = [:]
-                for entry in run { perPage[entry.page, default: 0] += 1 }
-                for pageIndex in perPage.keys.sorted(by: >) {
-                    machine.ledger.prepend(count: perPage[pageIndex]!, record: pages[pageIndex].record)
-                }
-                let extra = count - run.count
-                if extra != 0, !machine.ledger.isEmpty { machine.ledger.adjust(page: 0, by: extra) }
-                machine.noteGap(after: inserted)
-            } else {
-                machine.attributeInsertions(in: inserted)
-            }
-            changes += inserted
-            insertAt += count
-        }
-
+        // The runs of new items: the first at `start`, each other after the held item (its anchor) that
+        // precedes it in the fresh pages.
+        var runs: [(anchor: AnyHashable?, items: [(item: Item, page: Int)])] = [(nil, [])]
+        var runOfAnchor: [AnyHashable: Int] = [:]
+        var current = 0
+        var planned: [AnyHashable: (run: Int, index: Int)] = [:]
+        var updates: [AnyHashable: Item] = [:]
         for (pageIndex, page) in pages.enumerated() {
             for item in page.items {
-                if let held = store.position(ofIDOf: item) {
-                    if held < start {
-                        changes += store.replace(at: held, with: item)
-                        continue
+                let key = store.key(of: item)
+                if let key, let held = store.position(ofKey: key) {
+                    updates[key] = item
+                    guard held >= start else { continue }
+                    if let run = runOfAnchor[key] {
+                        current = run
+                    } else {
+                        runOfAnchor[key] = runs.count
+                        current = runs.count
+                        runs.append((key, []))
                     }
-                    flush(&self)
-                    topRunDone = true
-                    let position = store.position(ofIDOf: item)!
-                    changes += store.replace(at: position, with: item)
-                    insertAt = position + 1
+                } else if let key, let slot = planned[key] {
+                    runs[slot.run].items[slot.index].item = item
                 } else {
-                    run.append((item, pageIndex))
+                    if let key { planned[key] = (current, runs[current].items.count) }
+                    runs[current].items.append((item, pageIndex))
                 }
             }
         }
-        flush(&self)
+        for (key, item) in updates {
+            _ = store.replace(at: store.position(ofKey: key)!, with: item)
+        }
+        // Top to bottom: each insertion lands below the rows the earlier ones inserted.
+        let order = runs.indices.sorted { lhs, rhs in
+            (runs[lhs].anchor.flatMap { store.position(ofKey: $0) } ?? -1)
+                < (runs[rhs].anchor.flatMap { store.position(ofKey: $0) } ?? -1)
+        }
+        for index in order where !runs[index].items.isEmpty {
+            let run = runs[index]
+            let at = run.anchor.map { store.position(ofKey: $0)! + 1 } ?? start
+            let inserted = store.insert(run.items.map(\.item), at: at)
+            if start == 0, run.anchor == nil {
+                // The new items at the top belong to the fresh pages that brought them.
+                var perPage: [Int: Int] = [:]
+                for entry in run.items { perPage[entry.page, default: 0] += 1 }
+                for pageIndex in perPage.keys.sorted(by: >) {
+                    ledger.prepend(count: perPage[pageIndex]!, record: pages[pageIndex].record)
+                }
+                let extra = Self.insertedCount(inserted) - run.items.count
+                if extra != 0, !ledger.isEmpty { ledger.adjust(page: 0, by: extra) }
+                noteGap(after: inserted)
+            } else {
+                attributeInsertions(in: inserted)
+            }
+            changes += inserted
+        }
+        let updated = updates.keys.compactMap { store.position(ofKey: $0) }.sorted()
+        if !updated.isEmpty { changes.append(.updated(updated)) }
         if start == 0 {
             droppedAbove = []
             settleEdges(top: pages.first?.record, bottom: nil)
-            changes += dropPagesAfterRefresh()
+            changes = dropPagesAfterRefresh(after: changes)
         }
         return changes
     }
@@ -339,22 +358,71 @@ extension PagingStateMachine {
         }
     }
 
-    /// With `maxPages`, drops pages at the bottom after a refresh put pages at the top.
-    private mutating func dropPagesAfterRefresh() -> [ItemListChange] {
-        guard let maxPages else { return [] }
-        var changes: [ItemListChange] = []
+    /// With `maxPages`, drops pages at the bottom after a refresh made `changes` (putting pages at the
+    /// top): `changes` and the drops, as one sequence a view can replay (see `truncated`).
+    private mutating func dropPagesAfterRefresh(after changes: [ItemListChange]) -> [ItemListChange] {
+        guard let maxPages, ledger.pageCount > maxPages else { return changes }
+        let length = items.count
         while ledger.pageCount > maxPages {
             let dropped = ledger.removeLast()
             if dropped.count > 0 {
                 let removed = store.removeLast(dropped.count)
                 noteGap(after: removed)
-                changes += removed
             }
             if let request = dropped.record.loadedBy { droppedBelow.append(request) }
             setEdge(.append, droppedBelow.last.map { .ready(PendingLoad(request: $0)) } ?? .complete)
         }
         if let open = gap, open.index >= items.count { gap = nil }
-        return changes
+        return Self.truncated(changes, from: length, to: items.count)
+    }
+
+    /// `changes` (which left `length` items), then the removal of the items from `finalCount` on (pages
+    /// dropped at the bottom), as changes a view can replay reading every inserted and updated row from
+    /// the transition's snapshot: the rows `changes` inserted or updated that the drop removed are left
+    /// out of them, and the drop removes only the rows that were there before. `changes` must make its
+    /// removals and moves before any insertion or update, as every refresh does (the rows inserted then
+    /// keep their order, so the dropped ones are a suffix at every step); otherwise, `.reset`.
+    static func truncated(_ changes: [ItemListChange], from length: Int, to finalCount: Int) -> [ItemListChange] {
+        guard finalCount < length else { return changes }
+        func grows(_ change: ItemListChange) -> Bool {
+            switch change {
+            case .appended, .inserted, .updated: true
+            case .removed, .moved, .reset: false
+            }
+        }
+        let firstGrowth = changes.firstIndex(where: grows) ?? changes.count
+        guard !changes.contains(.reset), changes[firstGrowth...].allSatisfy(grows) else { return [.reset] }
+        // Going back from the end: the offset from which the rows after each change are dropped.
+        var droppedFrom = [Int](repeating: 0, count: changes.count)
+        var cut = finalCount
+        for index in (firstGrowth ..< changes.count).reversed() {
+            droppedFrom[index] = cut
+            switch changes[index] {
+            case let .appended(range), let .inserted(range):
+                if range.upperBound <= cut { cut -= range.count } else if range.lowerBound < cut { cut = range.lowerBound }
+            default: break
+            }
+        }
+        var result = Array(changes[..<firstGrowth])
+        var droppedInserted = 0
+        for index in firstGrowth ..< changes.count {
+            let cut = droppedFrom[index]
+            switch changes[index] {
+            case let .appended(range), let .inserted(range):
+                let kept = range.lowerBound ..< Swift.min(range.upperBound, Swift.max(cut, range.lowerBound))
+                droppedInserted += range.count - kept.count
+                if !kept.isEmpty {
+                    if case .appended = changes[index] { result.append(.appended(kept)) } else { result.append(.inserted(kept)) }
+                }
+            case let .updated(offsets):
+                let kept = offsets.filter { $0 < cut }
+                if !kept.isEmpty { result.append(.updated(kept)) }
+            default: break
+            }
+        }
+        let droppedHeld = length - finalCount - droppedInserted
+        if droppedHeld > 0 { result.append(.removed(Array(finalCount ..< finalCount + droppedHeld))) }
+        return result
     }
 
     // MARK: - Gaps
@@ -388,7 +456,7 @@ extension PagingStateMachine {
         droppedAbove = []
         settleEdges(top: pages.first?.record, bottom: nil)
         gap = count < items.count ? Gap(index: count, continuation: continuation, pageBudget: budget) : nil
-        changes += dropPagesAfterRefresh()
+        changes = dropPagesAfterRefresh(after: changes)
         return changes
     }
 

@@ -85,4 +85,30 @@ struct LivingListsRegressionTests {
         #expect(replayer.mismatches.isEmpty)
         #expect(replayer.mirror == Array(viewModel.items.value))
     }
+
+    /// `.mergeOnTop` on a feed that re-ranked: the fresh page has held items in another order than the
+    /// list, so new items go in after held items further up after some went in further down; every
+    /// inserted and updated row must still be named by its offset in the transition's snapshot.
+    @Test func aMergeOnTopOfAReorderedFeedSendsChangesThatReplay() {
+        let feed = ScriptedFeed(ids: [1, 2, 3, 4], size: 5)
+        let (viewModel, replayer) = loaded(feed, pages: 1)
+        feed.edit { $0 = [10, 3, 11, 1, 12, 2, 4].map { FeedPost(id: $0, likes: 1) } }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        #expect(Set(ids(viewModel)) == [1, 2, 3, 4, 10, 11, 12])
+        #expect(ids(viewModel).count == 7)
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    /// `.mergeOnTop` that opens a gap with more fresh pages than `maxPages` holds: the pages dropped at
+    /// the bottom include fresh ones inserted in the same transition, which its changes must not name.
+    @Test func aGapOpenedBeyondMaxPagesSendsChangesThatReplay() {
+        let feed = ScriptedFeed(ids: [1, 2], size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 1, maxPages: 1)
+        feed.edit { $0.insert(contentsOf: [5, 6, 7, 8].map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        #expect(ids(viewModel) == [5, 6])
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
 }

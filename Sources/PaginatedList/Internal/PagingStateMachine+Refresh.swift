@@ -286,6 +286,11 @@ extension PagingStateMachine {
             removeFromLedger(start ..< overlap)
             changes += removed
         }
+        if start == 0 {
+            // The pages emptied above the overlap go too: the fresh pages are the top now, and a drop must
+            // not take one of them for the page above the list.
+            while let first = ledger.first, first.count == 0 { _ = ledger.removeFirst() }
+        }
         // The runs of new items: the first at `start`, each other after the held item (its anchor) that
         // precedes it in the fresh pages.
         var runs: [(anchor: AnyHashable?, items: [(item: Item, page: Int)])] = [(nil, [])]

@@ -111,4 +111,27 @@ struct LivingListsRegressionTests {
         #expect(replayer.mismatches.isEmpty)
         #expect(replayer.mirror == Array(viewModel.items.value))
     }
+
+    /// `.mergeOnTop` removes the held items above the first one the fresh page overlaps; their pages must
+    /// go with them, or a later drop at the top takes one of those empty pages for the page above the list
+    /// and `loadPreviousPage()` loads it, far above the items held.
+    @Test func aMergeOnTopForgetsThePagesWhoseItemsItRemoved() throws {
+        let feed = WindowFeed(count: 20, size: 2, start: 6)
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: 3) { feed.firstPage() }
+        viewModel.loadNextPage()
+        try #require(feed.activeRuns.count == 1)
+        feed.activeRuns[0].deliver(feed.page(6 ..< 8))
+        for top in [4, 2] {
+            viewModel.loadPreviousPage()
+            feed.activeRuns[0].deliver(feed.page(top ..< top + 2))
+        }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .replace))
+        feed.activeRuns[0].deliver(feed.page(6 ..< 8))
+        #expect(ids(viewModel) == [6, 7])
+        viewModel.loadNextPage()
+        feed.activeRuns[0].deliver(feed.page(8 ..< 10))
+        #expect(ids(viewModel) == [6, 7, 8, 9])
+        viewModel.loadPreviousPage()
+        #expect(feed.activeRuns.map(\.range) == [4 ..< 6])
+    }
 }

@@ -369,15 +369,21 @@ extension PagingStateMachine {
         guard let maxPages, ledger.pageCount > maxPages else { return changes }
         let length = items.count
         while ledger.pageCount > maxPages {
+            let open = gap
             let dropped = ledger.removeLast()
             if dropped.count > 0 {
                 let removed = store.removeLast(dropped.count)
                 noteGap(after: removed)
             }
+            if let open, gap == nil {
+                // Everything below the gap is gone: the list ends at the gap and goes on from it.
+                droppedBelow = []
+                setEdge(.append, .ready(PendingLoad(request: .producer(open.continuation))))
+                continue
+            }
             if let request = dropped.record.loadedBy { droppedBelow.append(request) }
             setEdge(.append, droppedBelow.last.map { .ready(PendingLoad(request: $0)) } ?? .complete)
         }
-        if let open = gap, open.index >= items.count { gap = nil }
         return Self.truncated(changes, from: length, to: items.count)
     }
 

@@ -134,4 +134,20 @@ struct LivingListsRegressionTests {
         viewModel.loadPreviousPage()
         #expect(feed.activeRuns.map(\.range) == [4 ..< 6])
     }
+
+    /// A gap opened with `maxPages`: the drops at the bottom take every held page below the gap. The list
+    /// now ends at the gap, so the next page is the one after the fresh items, not a page that was below
+    /// the gap (here the feed's old first page, which would bring nothing new).
+    @Test func whenDropsTakeEverythingBelowTheGapTheNextPageIsTheGapsContinuation() {
+        let feed = ScriptedFeed(ids: [1, 2, 3, 4], size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 2, maxPages: 2)
+        feed.edit { $0.insert(contentsOf: [5, 6, 7, 8].map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        #expect(ids(viewModel) == [5, 6, 7, 8])
+        #expect(viewModel.gap.value == nil)
+        viewModel.loadNextPage()
+        #expect(ids(viewModel) == [7, 8, 1, 2])
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
 }

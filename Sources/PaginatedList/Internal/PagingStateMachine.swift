@@ -277,6 +277,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         guard let index = store.position(ofKey: key) else { return [] }
         if let page = ledger.page(holding: index) { ledger.adjust(page: page, by: -1) }
         let changes = store.remove(at: index)
+        noteGap(after: changes)
         return [transition(changes)]
     }
 

@@ -150,4 +150,16 @@ struct LivingListsRegressionTests {
         #expect(replayer.mismatches.isEmpty)
         #expect(replayer.mirror == Array(viewModel.items.value))
     }
+
+    /// Removing an item above the gap moves the gap up with the items below it.
+    @Test func removingAnItemAboveTheGapKeepsTheGapOnTheSameItem() {
+        let feed = ScriptedFeed(ids: [1, 2], size: 2)
+        let (viewModel, _) = loaded(feed, pages: 1)
+        feed.edit { $0.insert(contentsOf: [5, 6, 7, 8].map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        #expect(ids(viewModel) == [5, 6, 1, 2])
+        #expect(viewModel.gap.value == 2)
+        viewModel.remove(id: 5)
+        #expect(viewModel.gap.value == 1)
+    }
 }

@@ -190,7 +190,7 @@ extension DemoInvocation {
           --source NAME        the page source over the simulated feed (default simulated):
                                  simulated  the feed's own chain: next offset = rows loaded
                                  page       PageNumberSource (page=N&size=S, with totals)
-                                 offset     OffsetSource (offset/limit, one-row overlap, corrections)
+                                 offset     OffsetSource (offset/limit, three-row overlap, corrections)
                                  cursor     CursorSource (after=ID&limit=L)
                                  ids        IDSnapshotSource (the IDs once, then rows by batch of IDs)
                                  array      ArraySource (a copy of the rows taken at start)

@@ -83,6 +83,13 @@ public struct HTTPPageSource<Item: Decodable & Sendable>: PaginatedListDependenc
     public func changeMonitor() -> HTTPChangeMonitor {
         HTTPChangeMonitor(client: client, request: firstPageRequest, loaded: firstPageVersion)
     }
+
+    /// A producer that, on every start, asks the server whether the feed changed since the first page the
+    /// list last loaded (one conditional request: `false` on a `304`); `true` when none was loaded. The
+    /// freshness check of a refresh: `list.refresh(ifChanged: source.feedChanged())`.
+    public func feedChanged() -> Producer<Bool, HTTPError> {
+        changeMonitor().feedChanged()
+    }
 }
 
 extension HTTPPageSource where Item: Identifiable, Item.ID: Sendable {

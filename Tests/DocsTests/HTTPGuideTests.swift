@@ -235,6 +235,22 @@ final class HTTPGuideTests {
 
     // MARK: - Freshness
 
+    @Test func theRefreshIfChangedSampleMakesNoPageRequestWhenUnchanged() async throws {
+        let issues = HTTPPageSource<Issue>(url: URL(string: "github?per_page=10", relativeTo: base)!,
+                                           paging: .linkHeader())
+        let issuesList = PaginatedListViewModel(dependency: issues, scheduler: ImmediateScheduler())
+        #expect(await loadNextPage(issuesList) == .idle)
+        let answered = Locked(false)
+        issuesList.refresh(ifChanged: issues.feedChanged().on(value: { _ in answered.withLock { $0 = true } }))
+        // A bounded wait for the check and the refresh it ends, as a safety net.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !answered.withLock({ $0 }) || issuesList.loadStates.value.refresh.isLoading, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(issuesList.items.value.count == 10)
+        #expect(issues.firstPageVersion.latest?.validators.etag == "\"v1\"")
+    }
+
     @Test func theChangeMonitorSampleRefreshesOnlyWhenTheFeedChanged() async throws {
         let issues = HTTPPageSource<Issue>(url: URL(string: "github?per_page=10", relativeTo: base)!, paging: .linkHeader())
         let issuesList = PaginatedListViewModel(dependency: issues, scheduler: ImmediateScheduler())

@@ -258,6 +258,35 @@ import Testing
 
     // MARK: - Freshness from what was loaded
 
+    @Test func aRefreshIfChangedCostsOneConditionalRequestWhenTheFeedIsUnchanged() async throws {
+        let source = HTTPPageSource<APIItem>(url: server.url("/github?per_page=5"), paging: .linkHeader())
+        let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        #expect(await loadNextPage(list) == .idle)
+        #expect(await loadNextPage(list) == .idle)
+        let server = server
+        let refreshed = { @Sendable (requests: Int) async throws in
+            try await eventually {
+                try await server.requests().count == requests && !list.loadStates.value.refresh.isLoading
+            }
+        }
+
+        list.refresh(ifChanged: source.feedChanged())
+        try await refreshed(3)
+        #expect(try await server.requests().map(\.status) == [200, 200, 304], "no page request")
+        #expect(list.items.value.map(\.id) == APIShape.github.ids(10), "nothing changed")
+
+        try await server.control("insert?at=0&count=1")
+        list.refresh(ifChanged: source.feedChanged())
+        try await refreshed(5)
+        #expect(try await server.requests().map(\.status) == [200, 200, 304, 200, 200], "the check, then the first page")
+        #expect(list.items.value.first?.id == "24", "the new item is on top")
+        #expect(source.firstPageVersion.latest?.validators.etag == "\"v2\"")
+
+        list.refresh(ifChanged: source.feedChanged())
+        try await refreshed(6)
+        #expect(try await server.requests().last?.status == 304, "the refresh recorded the version it loaded")
+    }
+
     @Test func theChangeMonitorStartsFromTheFirstPageTheListLoadedWithNoRequestOfItsOwn() async throws {
         let source = HTTPPageSource<APIItem>(url: server.url("/github?per_page=5"), paging: .linkHeader())
         let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())

@@ -146,6 +146,20 @@ final class HTTPGuideTests {
         #expect(await loadAll(issues).map(\.id) == Self.numbers)
     }
 
+    @Test func theMiddleOfGitHubSampleLoadsThePageAboveByItsPrevLink() async throws {
+        let fromPage2 = HTTPPageSource<Issue>(url: URL(string: "github?per_page=10&page=2", relativeTo: base)!, paging: .linkHeader())
+        let list = PaginatedListViewModel(dependency: fromPage2, scheduler: ImmediateScheduler())
+        #expect(await loadNextPage(list) == .idle)
+        #expect(list.items.value.map(\.id) == Array(11 ... 20))
+        list.loadPreviousPage()
+        // A bounded wait for the page above, as a safety net.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while list.items.value.count < 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(list.items.value.map(\.id) == Array(1 ... 20))
+        #expect(await loadNextPage(list) == .exhausted)
+        #expect(list.items.value.map(\.id) == Self.numbers)
+    }
+
     @Test func theStripeSamplePagesTheCustomers() async {
         let customers = HTTPPageSource<Customer>(url: URL(string: "stripe?limit=10", relativeTo: base)!, paging: .startingAfter())
         #expect(await loadAll(customers).map(\.id) == Self.numbers.map { "cus_" + String(format: "%04d", $0) })

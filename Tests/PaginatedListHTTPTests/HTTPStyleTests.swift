@@ -178,6 +178,40 @@ import Testing
         #expect(links.first { $0.has(relation: "first") }?.parameters["title"] == "first, the one")
     }
 
+    @Test func aListOpenedInTheMiddleLoadsThePagesBeforeItByTheirPrevLinks() async throws {
+        let source = HTTPPageSource<APIItem>(url: server.url("/github?per_page=5&page=3"), paging: .linkHeader())
+        let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        #expect(await loadNextPage(list) == .idle)
+        #expect(list.items.value.map(\.id) == (11 ... 15).map(String.init))
+        #expect(!list.loadStates.value.prepend.isComplete, "page 3 names a page before it")
+
+        for expected in [6 ... 15, 1 ... 15] {
+            list.loadPreviousPage()
+            try await eventually { list.items.value.count == expected.count && !list.loadStates.value.prepend.isLoading }
+            #expect(list.items.value.map(\.id) == expected.map(String.init))
+        }
+        #expect(list.loadStates.value.prepend.isComplete, "page 1 has no prev link")
+        #expect(await loadAll(list) == .exhausted)
+        #expect(list.items.value.map(\.id) == APIShape.github.ids(23))
+        let pages = try await server.requests().map { $0.query["page"] ?? "?" }
+        #expect(pages == ["3", "2", "1", "4", "5"], "each page requested once, in the order the list asked")
+    }
+
+    @Test func aListOpenedAtTheStartHasNothingBeforeIt() async throws {
+        let list = list(.github)
+        #expect(await loadNextPage(list) == .idle)
+        #expect(list.loadStates.value.prepend.isComplete)
+    }
+
+    @Test func aFailedFirstPageOfTheLinkHeaderStyleIsRetriedAsOneRequest() async throws {
+        let list = list(.github)
+        try await server.control("fault?kind=502")
+        #expect(await loadNextPage(list)?.error?.statusCode == 502)
+        #expect(await loadNextPage(list) == .idle)
+        #expect(list.items.value.map(\.id) == APIShape.github.ids(5))
+        #expect(try await server.requests().map(\.status) == [502, 200])
+    }
+
     // MARK: - Loud, never silent
 
     struct MissingKey: Sendable, CustomTestStringConvertible {
@@ -257,6 +291,35 @@ import Testing
     }
 
     // MARK: - Freshness from what was loaded
+
+    @Test func aRefreshIfChangedCostsOneConditionalRequestWhenTheFeedIsUnchanged() async throws {
+        let source = HTTPPageSource<APIItem>(url: server.url("/github?per_page=5"), paging: .linkHeader())
+        let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        #expect(await loadNextPage(list) == .idle)
+        #expect(await loadNextPage(list) == .idle)
+        let server = server
+        let refreshed = { @Sendable (requests: Int) async throws in
+            try await eventually {
+                try await server.requests().count == requests && !list.loadStates.value.refresh.isLoading
+            }
+        }
+
+        list.refresh(ifChanged: source.feedChanged())
+        try await refreshed(3)
+        #expect(try await server.requests().map(\.status) == [200, 200, 304], "no page request")
+        #expect(list.items.value.map(\.id) == APIShape.github.ids(10), "nothing changed")
+
+        try await server.control("insert?at=0&count=1")
+        list.refresh(ifChanged: source.feedChanged())
+        try await refreshed(5)
+        #expect(try await server.requests().map(\.status) == [200, 200, 304, 200, 200], "the check, then the first page")
+        #expect(list.items.value.first?.id == "24", "the new item is on top")
+        #expect(source.firstPageVersion.latest?.validators.etag == "\"v2\"")
+
+        list.refresh(ifChanged: source.feedChanged())
+        try await refreshed(6)
+        #expect(try await server.requests().last?.status == 304, "the refresh recorded the version it loaded")
+    }
 
     @Test func theChangeMonitorStartsFromTheFirstPageTheListLoadedWithNoRequestOfItsOwn() async throws {
         let source = HTTPPageSource<APIItem>(url: server.url("/github?per_page=5"), paging: .linkHeader())

@@ -25,6 +25,9 @@ final class Counter: Sendable {
     @discardableResult
     func decrement() -> Int { atomic.subtract(1, ordering: .sequentiallyConsistent).newValue }
 
+    /// Raises the value to `candidate` if that is larger.
+    func raise(to candidate: Int) { atomic.max(candidate, ordering: .sequentiallyConsistent) }
+
     var value: Int { atomic.load(ordering: .sequentiallyConsistent) }
 }
 

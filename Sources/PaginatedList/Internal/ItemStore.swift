@@ -10,7 +10,7 @@
 struct ItemStore<Item> {
     private(set) var items = ItemList<Item>()
     /// The id of an item, when `Item` is `Identifiable`.
-    private let identity: ((Item) -> AnyHashable)?
+    let identity: ((Item) -> AnyHashable)?
     /// The position of each held id.
     private var positions: [AnyHashable: Int] = [:]
 

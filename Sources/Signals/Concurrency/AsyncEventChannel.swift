@@ -25,23 +25,9 @@ final class AsyncEventChannel<Value: Sendable, Failure: Error>: Sendable {
     }
 
     struct State {
-        var buffer: ContiguousArray<Value> = []
-        var head = 0
+        /// Values waiting for the iterator; a value handed out leaves the buffer at once.
+        var buffer = FIFO<Value>()
         var phase = Phase.open(waiter: nil)
-
-        mutating func takeBuffered() -> Value? {
-            guard head < buffer.count else { return nil }
-            let value = buffer[head]
-            head += 1
-            if head == buffer.count {
-                buffer.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 1024 && head * 2 >= buffer.count {
-                buffer.removeFirst(head)
-                head = 0
-            }
-            return value
-        }
     }
 
     private let state = Locked(State())
@@ -101,8 +87,7 @@ final class AsyncEventChannel<Value: Sendable, Failure: Error>: Sendable {
             var waiter: UnsafeContinuation<Step, Never>?
             if case let .open(suspended) = state.phase { waiter = suspended }
             state.phase = .closed
-            state.buffer = []
-            state.head = 0
+            state.buffer.removeAll()
             return waiter
         }
         waiter?.resume(returning: .finished)
@@ -114,7 +99,7 @@ extension AsyncEventChannel.State {
     /// A buffered value or the end, if there is one; otherwise records `waiter` (when given) as the
     /// suspended `next` and returns `nil`.
     mutating func takeReady(orWait waiter: UnsafeContinuation<AsyncEventChannel.Step, Never>?) -> AsyncEventChannel.Step? {
-        if let value = takeBuffered() { return .value(value) }
+        if let value = buffer.popFirst() { return .value(value) }
         switch phase {
         case .open:
             if let waiter { phase = .open(waiter: waiter) }

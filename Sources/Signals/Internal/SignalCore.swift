@@ -137,9 +137,8 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     final class Extras {
         /// The lifetime of the producer run this signal carries: ended once the terminal event is delivered.
         @usableFromInline @exclusivity(unchecked) var runLifetime: Lifetime?
-        /// Events sent while a delivery was in progress, waiting for the delivering thread (FIFO from `queueHead`).
-        @usableFromInline @exclusivity(unchecked) var queue: ContiguousArray<Pending?> = []
-        @usableFromInline @exclusivity(unchecked) var queueHead = 0
+        /// Events sent while a delivery was in progress, waiting for the delivering thread.
+        @usableFromInline @exclusivity(unchecked) var queue = FIFO<Pending>()
         /// Objects kept alive until termination (a run's input that its handler asked to keep).
         @usableFromInline @exclusivity(unchecked) var keptAlive: [AnyObject] = []
         /// Boxes detached during a delivery: the delivering thread releases them when it is done.
@@ -494,17 +493,11 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
                     extras.retiredLists = []
                 }
             }
-            guard let extras, extras.queueHead < extras.queue.count else {
+            guard let extras, let pending = extras.queue.popFirst() else {
                 delivery.store(Self.idle, ordering: .releasing)
                 return nil
             }
-            let pending = extras.queue[extras.queueHead].take()!
-            extras.queueHead += 1
-            if extras.queueHead == extras.queue.count {
-                extras.queue.removeAll(keepingCapacity: true)
-                extras.queueHead = 0
-                delivery.store(Self.delivering, ordering: .relaxed)
-            }
+            if extras.queue.isEmpty { delivery.store(Self.delivering, ordering: .relaxed) }
             return startLocked(pending)
         }
         for box in deferred { box.release() }
@@ -520,17 +513,18 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         for box in released {
             box._withUnsafeGuaranteedRef { $0.markDisposed() }
         }
-        let leftovers = lock.locked { () -> (Extras?, ContiguousArray<Pending?>) in
+        let leftovers = lock.locked { () -> (Extras?, FIFO<Pending>) in
             let extras = self.extras
             self.extras = nil
-            let queued = extras?.queue ?? []
+            let queued = extras?.queue ?? FIFO()
             delivery.store(Self.idle, ordering: .releasing)
             return (extras, queued)
         }
         for box in released { box.release() }
         for box in leftovers.0?.deferredReleases ?? [] { box.release() }
         leftovers.0?.runLifetime?.end()
-        for case let pending? in leftovers.1 {
+        var queued = leftovers.1
+        while let pending = queued.popFirst() {
             guard let target = pending.target, !target.isDisposed else { continue }
             target.markDisposed()
             target.receive(.interrupted)

@@ -63,8 +63,7 @@ final class FlattenState<Value, Failure: Error>: LockedOutput<Value, Failure>, @
     /// The inner runs that have started and not terminated (at most one for `.concat` and `.latest`).
     var running: [UInt64: SerialDisposable] = [:]
     /// `.concat`: the inners waiting for the running one to complete.
-    var queued: [Inner] = []
-    var queueHead = 0
+    var queued = FIFO<Inner>()
     var nextID: UInt64 = 0
     var outerCompleted = false
     /// `.concat`: a thread is in `runConcat`'s loop, which starts whatever gets queued meanwhile
@@ -93,7 +92,7 @@ final class FlattenState<Value, Failure: Error>: LockedOutput<Value, Failure>, @
 
     /// Whether the result may complete now; must be called with `lock` held.
     var isDoneLocked: Bool {
-        outerCompleted && running.isEmpty && queueHead == queued.count && !isStartingConcat
+        outerCompleted && running.isEmpty && queued.isEmpty && !isStartingConcat
     }
 
     func receiveOuter(_ event: Event<Inner, Failure>) {
@@ -170,22 +169,12 @@ final class FlattenState<Value, Failure: Error>: LockedOutput<Value, Failure>, @
     /// `.concat`: starts the next queued inner if none is running and no other thread is starting one.
     func startQueued() {
         let next = lock.locked { () -> (Inner, UInt64, SerialDisposable)? in
-            guard !isTerminated, running.isEmpty, !isStartingConcat, queueHead < queued.count else { return nil }
+            guard !isTerminated, running.isEmpty, !isStartingConcat, let inner = queued.popFirst() else { return nil }
             isStartingConcat = true
             let (id, slot) = registerLocked()
-            return (dequeueLocked(), id, slot)
+            return (inner, id, slot)
         }
         if let (inner, id, slot) = next { runConcat(inner, id, slot) }
-    }
-
-    func dequeueLocked() -> Inner {
-        let inner = queued[queueHead]
-        queueHead += 1
-        if queueHead == queued.count {
-            queued.removeAll(keepingCapacity: true)
-            queueHead = 0
-        }
-        return inner
     }
 
     /// `.concat`: starts `first`, then, as long as each inner completes during its own start, the next
@@ -196,9 +185,9 @@ final class FlattenState<Value, Failure: Error>: LockedOutput<Value, Failure>, @
             start(inner, id, slot)
             var terminated: (Output.Delivery?, Output.Observer?)?
             next = lock.locked { () -> (Inner, UInt64, SerialDisposable)? in
-                if !isTerminated && running.isEmpty && queueHead < queued.count {
+                if !isTerminated && running.isEmpty, let inner = queued.popFirst() {
                     let (id, slot) = registerLocked()
-                    return (dequeueLocked(), id, slot)
+                    return (inner, id, slot)
                 }
                 isStartingConcat = false
                 if !isTerminated && isDoneLocked { terminated = terminateLocked(.completed) }
@@ -217,8 +206,7 @@ final class FlattenState<Value, Failure: Error>: LockedOutput<Value, Failure>, @
         let inners = lock.locked { () -> [SerialDisposable] in
             let inners = Array(running.values)
             running = [:]
-            queued = []
-            queueHead = 0
+            queued.removeAll()
             return inners
         }
         for inner in inners { inner.dispose() }

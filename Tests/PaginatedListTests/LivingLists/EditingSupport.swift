@@ -80,3 +80,15 @@ final class ChangeReplayer<Item: Equatable & Sendable>: Sendable {
     var mirror: [Item] { state.withLock { $0.mirror } }
     var mismatches: [String] { state.withLock { $0.mismatches } }
 }
+
+/// Records what a view model sends: every `items` snapshot and every change.
+final class Transitions: Sendable {
+    let items: Recorder<[FeedPost]>
+    let changes: Recorder<ItemListChange>
+
+    init(_ viewModel: PostViewModel) {
+        items = Recorder()
+        changes = Recorder(viewModel.changes)
+        viewModel.items.signal.observeValues { [items] list in items.append(Array(list)) }
+    }
+}

@@ -3,6 +3,23 @@ import Testing
 import Signals
 
 @Suite struct SignalValuesTests {
+    @Test func aValueHandedOutIsReleasedWhileLaterOnesAreStillBuffered() async {
+        let (signal, input) = Signal<Tracked, Never>.pipe()
+        let values = signal.values
+        weak var handedOut: Tracked?
+        do {
+            let first = Tracked()
+            handedOut = first
+            input.send(value: first)
+        }
+        input.send(value: Tracked())
+        input.send(value: Tracked())
+        var iterator = values.makeAsyncIterator()
+        _ = await iterator.next()
+        #expect(handedOut == nil)
+        #expect(await iterator.next() != nil)
+    }
+
     @Test func valuesSentAfterReadingValuesAreDeliveredInOrderWithoutTry() async {
         let (signal, input) = Signal<Int, Never>.pipe()
         let values = signal.values

@@ -157,3 +157,46 @@ func disposalDisposesTheOuterAndInnerRuns(_ strategy: FlattenStrategy) {
     disposable.dispose()
     #expect(inners[1].starts == 0)
 }
+
+/// Weak references to the objects the inner producers of a test capture, by outer value.
+private final class CapturedObjects: Sendable {
+    private final class Reference: @unchecked Sendable {
+        // Written once, before the reference is shared.
+        weak var object: Tracked?
+        init(_ object: Tracked) { self.object = object }
+    }
+    private let references = Locked<[Int: Reference]>([:])
+
+    /// A new object for outer value `index`, watched weakly.
+    func make(_ index: Int) -> Tracked {
+        let object = Tracked()
+        references.withLock { $0[index] = Reference(object) }
+        return object
+    }
+
+    /// Whether the object made for `index` is still alive.
+    func isAlive(_ index: Int) -> Bool {
+        references.withLock { $0[index]?.object != nil }
+    }
+}
+
+@Test func concatReleasesAnInnerThatRanWhileLaterOnesAreStillQueued() {
+    let objects = CapturedObjects()
+    let runs = Probe<String, OperatorTestError>()
+    let (outer, input) = Signal<Int, OperatorTestError>.pipe()
+    let recorder = outer.flatMap(.concat) { index in
+        let object = objects.make(index)
+        return Producer { observer, lifetime in
+            withExtendedLifetime(object) {}
+            runs.producer.start(observer)
+        }
+    }.recorded()
+    for index in 0..<4 { input.send(value: index) }
+    runs.input(0).sendCompleted()
+    runs.input(1).sendCompleted()
+    #expect(runs.starts == 3)
+    #expect(!objects.isAlive(0))
+    #expect(!objects.isAlive(1))
+    #expect(objects.isAlive(3))
+    withExtendedLifetime(recorder) {}
+}

@@ -30,23 +30,23 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     public private(set) var items: ItemList<Item>
     /// The state of each kind of load (refresh, previous page, next page), as of the last transition applied.
     public private(set) var loadStates: LoadStates<Failure>
+    /// The index of the first held item below a gap a refresh left (see `PaginatedListViewModel.gap`):
+    /// show a "load newer" row above it that calls `fillGap()`. `nil` when no gap is open.
+    public private(set) var gap: Int?
     /// Whether the page after the last item is loading: show a spinner row at the end.
     public private(set) var isLoadingNextPage: Bool
     /// Whether the page before the first item is loading: show a spinner row at the top.
     public private(set) var isLoadingPreviousPage: Bool
-    /// Whether a refresh is loading.
+    /// Whether a refresh (or `fillGap()`) is loading.
     public private(set) var isRefreshing: Bool
     /// The error of the last load of the next page, while it stands: show an error row with `retry()`.
     public private(set) var nextPageError: Failure?
     /// The error of the last load of the previous page, while it stands.
     public private(set) var previousPageError: Failure?
-    /// The error of the last refresh, while it stands; the list still shows what it held before.
+    /// The error of the last refresh (or `fillGap()`), while it stands; the list still shows what it held.
     public private(set) var refreshError: Failure?
     /// Whether the last page is held: nothing more loads at the end.
     public private(set) var isExhausted: Bool
-    /// The index of the first held item below a gap a refresh left (`RefreshPolicy.mergeOnTop` with
-    /// `GapPolicy.keepGap`), if one is open: show a "load newer" row above it that calls `fillGap()`.
-    public private(set) var gap: Int?
 
     /// The view model this mirror shows: for what the mirror does not forward (edits, `reset()`, `changes`).
     @ObservationIgnored public let viewModel: PaginatedListViewModel<Item, Failure>
@@ -59,6 +59,8 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     /// The `refresh()` calls waiting for their refresh to end.
     @ObservationIgnored private var refreshes: [UInt64: RefreshWait] = [:]
     @ObservationIgnored private var nextRefresh: UInt64 = 0
+    /// What `retry()` does after a failed refresh: the refresh or gap fill this mirror started last.
+    @ObservationIgnored private var repeatRefresh: () -> Void
     /// The observation of the view model's transitions, disposed when the mirror is released.
     @ObservationIgnored private let observation = SerialDisposable()
 
@@ -70,6 +72,7 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         let state = viewModel.core.mirror.value
         items = state.items
         loadStates = state.loadStates
+        gap = state.gap
         isLoadingNextPage = state.loadStates.append.isLoading
         isLoadingPreviousPage = state.loadStates.prepend.isLoading
         isRefreshing = state.loadStates.refresh.isLoading
@@ -77,8 +80,8 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         previousPageError = state.loadStates.prepend.error
         refreshError = state.loadStates.refresh.error
         isExhausted = state.loadStates.append.isComplete
-        gap = state.gap
         shown = Shown(state)
+        repeatRefresh = { [viewModel] in viewModel.refresh() }
         observation.inner = viewModel.core.mirror.signal.observeValues { [weak self] _ in
             Self.onMainActor(self) { $0.showLatest() }
         }
@@ -93,53 +96,57 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     // MARK: - What a list view calls
 
     /// Tells the list that the row at `index` (an index into `items`) appeared: when at most
-    /// `prefetchDistance` rows lie below it, the next page loads; when at most `prefetchDistance` rows lie
-    /// above it in a list that grows both ways, the previous page loads.
+    /// `prefetchDistance` rows lie below it, the next page loads; in a list that grows both ways, when at
+    /// most `prefetchDistance` rows lie above it, the previous page loads.
     ///
-    /// Call it from every row's `onAppear`: it is cheap, and the view model loads at most one page at a
-    /// time, remembers the request while a page loads, and re-checks it when the page lands. Does nothing
-    /// once the list is exhausted. See `PaginatedListViewModel.loadNextPageIfNeeded(visibleIndex:prefetchDistance:)`.
+    /// Call it from every row's `onAppear`: it is cheap, and the view model loads at most one page per
+    /// direction at a time, remembers the request while a page loads, and re-checks it when the page lands.
+    /// See `PaginatedListViewModel.loadNextPageIfNeeded(visibleIndex:prefetchDistance:)`.
     public func rowAppeared(_ index: Int) {
         viewModel.loadNextPageIfNeeded(visibleIndex: index, prefetchDistance: prefetchDistance)
     }
 
-    /// Loads the next page, unless one is loading or the list is exhausted; after a failure, retries it.
+    /// Loads the next page, unless one is loading, a refresh is, or the list is exhausted; after a
+    /// failure, retries it.
     public func loadNextPage() {
         viewModel.loadNextPage()
     }
 
-    /// Loads the page before the first item, unless one is loading or nothing lies before it; after a
-    /// failure, retries it.
+    /// Loads the page before the first item held, unless one is loading, a refresh is, or nothing lies
+    /// before it; after a failure, retries it.
     public func loadPreviousPage() {
         viewModel.loadPreviousPage()
     }
 
-    /// Loads the items missing at the gap (see `gap`); does nothing without a gap.
-    public func fillGap() {
-        viewModel.fillGap()
-    }
-
-    /// Retries what failed, as shown: the refresh if `refreshError` is set, the next page if
-    /// `nextPageError` is set, the previous page if `previousPageError` is set. Does nothing when nothing
-    /// failed.
+    /// Retries what failed, as shown: the last refresh or gap fill this mirror started (or `refresh()`)
+    /// if `refreshError` is set, the next page if `nextPageError` is, the previous page if
+    /// `previousPageError` is. Does nothing when nothing failed.
     public func retry() {
-        if refreshError != nil { viewModel.refresh() }
+        if refreshError != nil { repeatRefresh() }
         if nextPageError != nil { viewModel.loadNextPage() }
         if previousPageError != nil { viewModel.loadPreviousPage() }
     }
 
-    /// Refreshes the list (`PaginatedListViewModel.refresh()`) and returns once the refresh has landed,
-    /// failed or been cut off, with the mirror already showing the outcome.
+    /// Loads the items missing at the gap (`PaginatedListViewModel.fillGap()`); reported on `isRefreshing`
+    /// and `refreshError`. Does nothing without a gap or while a refresh loads.
+    public func fillGap() {
+        repeatRefresh = { [viewModel] in viewModel.fillGap() }
+        viewModel.fillGap()
+    }
+
+    /// Refreshes the list without blanking it (`PaginatedListViewModel.refresh()`) and returns once the
+    /// refresh has landed, failed or been cut off (by a reset or another refresh), with the mirror already
+    /// showing the outcome.
     ///
     /// Made for `.refreshable { await list.refresh() }`: the system spinner shows exactly as long as the
     /// work. If the calling task is cancelled, returns at once; the refresh goes on.
     public func refresh() async {
-        await awaitRefresh { $0.refresh() }
+        repeatRefresh = { [viewModel] in viewModel.refresh() }
+        await refreshing { $0.refresh() }
     }
 
-    /// Starts a refresh with `start` and returns once it has landed, failed or been cut off, with the
-    /// mirror already showing the outcome (at once if the calling task is cancelled).
-    func awaitRefresh(_ start: (PaginatedListViewModel<Item, Failure>) -> Void) async {
+    /// Starts a refresh with `start` and returns once it has ended, in the state shown.
+    private func refreshing(_ start: (PaginatedListViewModel<Item, Failure>) -> Void) async {
         let id = nextRefresh
         nextRefresh += 1
         await withTaskCancellationHandler {
@@ -186,11 +193,11 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         if state.itemsVersion != shown.itemsVersion { items = state.items }
         let states = state.loadStates
         if !states.hasSameCases(as: loadStates) || state.failures != shown.failures { loadStates = states }
+        set(\.gap, state.gap)
         set(\.isLoadingNextPage, states.append.isLoading)
         set(\.isLoadingPreviousPage, states.prepend.isLoading)
         set(\.isRefreshing, states.refresh.isLoading)
         set(\.isExhausted, states.append.isComplete)
-        set(\.gap, state.gap)
         if state.failures.append != shown.failures.append || (nextPageError == nil) != (states.append.error == nil) {
             nextPageError = states.append.error
         }
@@ -219,9 +226,9 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     /// Returns from the `refresh()` calls whose refresh has ended in the state shown.
     private func endSettledRefreshes() {
         for (id, wait) in refreshes {
-            guard let mark = wait.mark else { continue }
-            let ended = if let load = mark.refreshLoad { shown.refreshLoad != load } else { shown.sequence >= mark.sequence }
-            if ended { endRefresh(id) }
+            guard let mark = wait.mark,
+                  mark.isEnded(in: (shown.sequence, shown.refreshing, shown.refreshes)) else { continue }
+            endRefresh(id)
         }
     }
 
@@ -234,13 +241,15 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         let sequence: UInt64
         let itemsVersion: UInt64
         let failures: LoadFailures
-        let refreshLoad: LoadID?
+        let refreshing: Bool
+        let refreshes: UInt64
 
         init(_ state: MirrorState<Item, Failure>) {
             sequence = state.sequence
             itemsVersion = state.itemsVersion
             failures = state.failures
-            refreshLoad = state.refreshLoad
+            refreshing = state.loadStates.refresh.isLoading
+            refreshes = state.refreshes
         }
     }
 
@@ -252,10 +261,11 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
 }
 
 extension ObservablePaginatedList where Item: Identifiable {
-    /// Refreshes the list by `policy` (`PaginatedListViewModel.refresh(_:)`) and returns once the whole
-    /// refresh (every page it loads) has landed, failed or been cut off, with the mirror already showing
-    /// the outcome. If the calling task is cancelled, returns at once; the refresh goes on.
+    /// Refreshes the list by `policy` (`PaginatedListViewModel.refresh(_:)`: `.mergeOnTop` keeps what the
+    /// user has read and may leave a `gap`) and returns once the refresh has landed, failed or been cut
+    /// off, with the mirror already showing the outcome. As `refresh()`, for `.refreshable`.
     public func refresh(_ policy: RefreshPolicy) async {
-        await awaitRefresh { $0.refresh(policy) }
+        repeatRefresh = { [viewModel] in viewModel.refresh(policy) }
+        await refreshing { $0.refresh(policy) }
     }
 }

@@ -17,7 +17,7 @@ typealias TestMirror = ObservablePaginatedList<Int, TestError>
     ("items", { $0.items }), ("loadStates", { $0.loadStates }), ("isLoadingNextPage", { $0.isLoadingNextPage }),
     ("isLoadingPreviousPage", { $0.isLoadingPreviousPage }), ("isRefreshing", { $0.isRefreshing }),
     ("nextPageError", { $0.nextPageError as Any }), ("previousPageError", { $0.previousPageError as Any }),
-    ("refreshError", { $0.refreshError as Any }), ("isExhausted", { $0.isExhausted }), ("gap", { $0.gap as Any }),
+    ("refreshError", { $0.refreshError as Any }), ("isExhausted", { $0.isExhausted }),
 ]
 
 /// The names of the properties whose views `step` invalidates: each property is tracked on its own, as a
@@ -62,8 +62,30 @@ private let mainQueueKey: DispatchSpecificKey<Bool> = {
     }
 }
 
-/// Rows with ids, for the edit tests.
-private struct Row: Identifiable, Sendable {
+extension ScriptedRun {
+    /// Sends a page with producers both ways, then completes.
+    fileprivate func deliver(_ items: [Int], previous: TestProducer?, next: TestProducer?) {
+        input.send(value: Page(items: items, previous: previous, next: next))
+        complete()
+    }
+}
+
+/// Waits for `task`, a call of `refresh()`, to return; if it does not within `eventually`'s limit, records
+/// an issue and cancels it (which makes it return), so that a refresh that never ends fails the test
+/// instead of hanging it.
+@MainActor private func returned(_ task: Task<Void, Never>) async {
+    let done = Locked(false)
+    let watcher = Task { @MainActor in
+        await task.value
+        done.withLock { $0 = true }
+    }
+    await eventually { done.withLock { $0 } }
+    task.cancel()
+    await watcher.value
+}
+
+/// Rows with ids, for the edit and refresh policy tests.
+struct MirrorTestRow: Identifiable, Sendable {
     let id: Int
     var title: String
 }
@@ -160,8 +182,8 @@ struct ObservablePaginatedListInvalidationTests {
     }
 
     @Test func anEditWhileAFailureStandsInvalidatesTheItemsAndNotTheError() {
-        let rows = PaginatedListViewModel<Row, TestError>(scheduler: ImmediateScheduler()) {
-            Producer(value: Page(items: [Row(id: 1, title: "one")], next: Producer(error: TestError(1))))
+        let rows = PaginatedListViewModel<MirrorTestRow, TestError>(scheduler: ImmediateScheduler()) {
+            Producer(value: Page(items: [MirrorTestRow(id: 1, title: "one")], next: Producer(error: TestError(1))))
         }
         let list = ObservablePaginatedList(rows)
         rows.loadNextPage()
@@ -237,7 +259,7 @@ struct ObservablePaginatedListRefreshTests {
         await waitForTheRefreshsLoad()
         #expect(shown.withLock { $0 } == nil)
         source.lastRun.deliver([7, 8, 9], next: nil)
-        await task.value
+        await returned(task)
         #expect(shown.withLock { $0 } == [7, 8, 9])
     }
 
@@ -246,16 +268,50 @@ struct ObservablePaginatedListRefreshTests {
         await waitForTheRefreshsLoad()
         #expect(shown.withLock { $0 } == nil)
         source.lastRun.fail(TestError(3))
-        await task.value
+        await returned(task)
         #expect(list.refreshError == TestError(3))
-        #expect(list.nextPageError == nil)
+        #expect(shown.withLock { $0 } == [1, 2])
+        #expect(!list.isRefreshing)
+    }
+
+    @Test func refreshReturnsWhenAnotherRefreshCutsItOff() async {
+        let (task, shown) = startRefresh()
+        await waitForTheRefreshsLoad()
+        viewModel.refresh()
+        await returned(task)
+        #expect(shown.withLock { $0 } == [1, 2])
+        #expect(source.runs[1].wasCutOff)
+        #expect(list.isRefreshing)
+    }
+
+    @Test func theListStaysVisibleWhileTheRefreshLoads() async {
+        let (task, _) = startRefresh()
+        await waitForTheRefreshsLoad()
+        #expect(Array(list.items) == [1, 2])
+        #expect(list.isRefreshing)
+        #expect(!list.isLoadingNextPage)
+        source.lastRun.deliver([3], next: nil)
+        await returned(task)
+        #expect(!list.isRefreshing)
+    }
+
+    @Test func retryRepeatsAFailedRefresh() async {
+        let (task, _) = startRefresh()
+        await waitForTheRefreshsLoad()
+        source.lastRun.fail(TestError(3))
+        await returned(task)
+        list.retry()
+        #expect(source.runs.count == 3)
+        #expect(list.isRefreshing && list.refreshError == nil)
+        source.lastRun.deliver([4], next: nil)
+        #expect(Array(list.items) == [4])
     }
 
     @Test func refreshReturnsWhenTheRefreshIsCutOff() async {
         let (task, shown) = startRefresh()
         await waitForTheRefreshsLoad()
         viewModel.reset()
-        await task.value
+        await returned(task)
         #expect(shown.withLock { $0 } == [])
         #expect(source.runs[1].wasCutOff)
     }
@@ -265,7 +321,7 @@ struct ObservablePaginatedListRefreshTests {
         let list = TestMirror(viewModel)
         await list.refresh()
         #expect(Array(list.items) == [0, 1, 2])
-        #expect(!list.isLoadingNextPage)
+        #expect(!list.isRefreshing)
     }
 
     @Test func refreshReturnsWhenItsTaskIsCancelledAndTheRefreshGoesOn() async {
@@ -283,7 +339,124 @@ struct ObservablePaginatedListRefreshTests {
         let list = TestMirror(viewModel)
         await list.refresh()
         #expect(Array(list.items) == [0, 1, 2])
-        #expect(!list.isLoadingNextPage)
+        #expect(!list.isRefreshing)
+    }
+}
+
+/// A source of `MirrorTestRow` pages that the test answers by hand: each run is kept until then.
+@MainActor final class RowScript {
+    private(set) var runs: [Signal<Page<MirrorTestRow, TestError>, TestError>.Observer] = []
+
+    func producer() -> Producer<Page<MirrorTestRow, TestError>, TestError> {
+        Producer { observer, _ in self.runs.append(observer) }
+    }
+
+    /// Answers the last run with rows of `ids` and a next page, and completes it.
+    func deliver(_ ids: [Int], next: Producer<Page<MirrorTestRow, TestError>, TestError>?) {
+        let run = runs[runs.count - 1]
+        run.send(value: Page(items: ids.map { MirrorTestRow(id: $0, title: "\($0)") }, next: next))
+        run.sendCompleted()
+    }
+}
+
+@Suite("ObservablePaginatedList: refresh policies and gaps") @MainActor
+struct ObservablePaginatedListPolicyTests {
+    let script = RowScript()
+    let viewModel: PaginatedListViewModel<MirrorTestRow, TestError>
+    let list: ObservablePaginatedList<MirrorTestRow, TestError>
+
+    /// A list holding rows 5 and 6, whose feed gained rows 1 to 4 above them since.
+    init() {
+        let script = self.script
+        viewModel = PaginatedListViewModel(scheduler: ImmediateScheduler()) { script.producer() }
+        list = ObservablePaginatedList(viewModel)
+        list.loadNextPage()
+        script.deliver([5, 6], next: nil)
+    }
+
+    @Test func aMergingRefreshReturnsAfterItsLastPage() async {
+        let done = Locked(false)
+        let task = Task { @MainActor [list] in
+            await list.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap))
+            done.withLock { $0 = true }
+        }
+        await eventually { script.runs.count == 2 }
+        script.deliver([1, 2], next: script.producer())
+        for _ in 0 ..< 100 { await Task.yield() }
+        #expect(!done.withLock { $0 })
+        #expect(list.isRefreshing)
+        script.deliver([3, 4, 5], next: script.producer())
+        await returned(task)
+        #expect(list.items.map(\.id) == [1, 2, 3, 4, 5, 6])
+        #expect(list.gap == nil && !list.isRefreshing)
+    }
+
+    @Test func aRefreshThatLeavesAGapShowsItAndFillGapClosesIt() async {
+        let task = Task { @MainActor [list] in await list.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap)) }
+        await eventually { script.runs.count == 2 }
+        script.deliver([1, 2], next: script.producer())
+        await returned(task)
+        #expect(list.items.map(\.id) == [1, 2, 5, 6])
+        #expect(list.gap == 2)
+        let names = Locked<Set<String>>([])
+        withObservationTracking { _ = list.gap } onChange: { names.withLock { _ = $0.insert("gap") } }
+        withObservationTracking { _ = list.isRefreshing } onChange: { names.withLock { _ = $0.insert("isRefreshing") } }
+        withObservationTracking { _ = list.items } onChange: { names.withLock { _ = $0.insert("items") } }
+        list.fillGap()
+        #expect(names.withLock { $0 } == ["isRefreshing"])
+        script.deliver([3, 4, 5], next: script.producer())
+        #expect(list.items.map(\.id) == [1, 2, 3, 4, 5, 6])
+        #expect(list.gap == nil)
+    }
+
+    @Test func retryRepeatsAFailedGapFill() async {
+        let task = Task { @MainActor [list] in await list.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap)) }
+        await eventually { script.runs.count == 2 }
+        script.deliver([1, 2], next: script.producer())
+        await returned(task)
+        list.fillGap()
+        script.runs[script.runs.count - 1].send(error: TestError(4))
+        #expect(list.refreshError == TestError(4))
+        #expect(list.gap == 2)
+        list.retry()
+        #expect(script.runs.count == 4)
+        script.deliver([3, 4, 5], next: script.producer())
+        #expect(list.items.map(\.id) == [1, 2, 3, 4, 5, 6])
+    }
+}
+
+@Suite("ObservablePaginatedList: both directions") @MainActor
+struct ObservablePaginatedListDirectionsTests {
+    let source = ScriptedSource()
+    let viewModel: TestViewModel
+    let list: TestMirror
+
+    /// A list opened in the middle of its feed: rows 10 to 19, with pages before and after.
+    init() {
+        viewModel = TestViewModel(dependency: source, scheduler: ImmediateScheduler())
+        list = TestMirror(viewModel)
+        list.loadNextPage()
+        source.lastRun.deliver(Array(10 ..< 20), previous: source.producer(), next: source.producer())
+    }
+
+    @Test func aRowNearTheTopLoadsThePreviousPage() {
+        list.prefetchDistance = 2
+        let names = invalidated(in: list) { list.rowAppeared(2) }
+        #expect(names == ["loadStates", "isLoadingPreviousPage"])
+        #expect(source.runs.count == 2)
+        source.lastRun.deliver(Array(0 ..< 10), previous: nil, next: nil)
+        #expect(Array(list.items) == Array(0 ..< 20))
+        #expect(!list.isLoadingPreviousPage)
+    }
+
+    @Test func aFailedPreviousPageShowsItsErrorAndRetryLoadsItAgain() {
+        list.loadPreviousPage()
+        source.lastRun.fail(TestError(5))
+        #expect(list.previousPageError == TestError(5))
+        #expect(list.nextPageError == nil)
+        list.retry()
+        #expect(source.runs.count == 3)
+        #expect(list.isLoadingPreviousPage && list.previousPageError == nil)
     }
 }
 
@@ -376,70 +549,3 @@ struct ObservablePaginatedListThreadingTests {
     }
 }
 
-
-@Suite("ObservablePaginatedList: gaps and both directions") @MainActor
-struct ObservablePaginatedListLivingListTests {
-    typealias PostMirror = ObservablePaginatedList<FeedPost, TestError>
-
-    @Test func aRefreshThatOpensAGapShowsItAndFillGapClosesIt() async {
-        let feed = ScriptedFeed(ids: Array(1 ... 4), size: 2)
-        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) { feed.page(at: 0) }
-        let list = PostMirror(viewModel)
-        list.loadNextPage()
-        list.loadNextPage()
-        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
-        let changed = Locked(false)
-        withObservationTracking { _ = list.gap } onChange: { changed.withLock { $0 = true } }
-        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
-        #expect(changed.withLock { $0 })
-        #expect(list.gap == 4)
-        list.fillGap()
-        #expect(list.gap == nil)
-        #expect(list.items.map(\.id) == [100, 101, 102, 103, 104, 105, 1, 2, 3, 4])
-    }
-
-    @Test func refreshReturnsAfterTheLastPageOfAMultiPageRefresh() async {
-        let feed = ScriptedFeed(ids: Array(1 ... 4), size: 2)
-        let second = PendingPage()
-        let first = PendingPage()
-        let refreshing = Locked(false)
-        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) {
-            refreshing.withLock { $0 } ? first.producer : feed.page(at: 0)
-        }
-        let list = PostMirror(viewModel)
-        list.loadNextPage()
-        refreshing.withLock { $0 = true }
-        let returned = Locked(false)
-        let task = Task { @MainActor in
-            await list.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap))
-            returned.withLock { $0 = true }
-        }
-        await eventually { first.observer != nil }
-        #expect(list.isRefreshing)
-        first.send([100, 101], next: second.producer)
-        for _ in 0 ..< 100 { await Task.yield() }
-        #expect(list.isRefreshing)
-        #expect(!returned.withLock { $0 })
-        second.send([102, 1])
-        await task.value
-        #expect(!list.isRefreshing)
-        #expect(list.items.map(\.id) == [100, 101, 102, 1, 2])
-    }
-
-    @Test func retryRetriesAFailedPreviousPage() {
-        let previous = PendingPage()
-        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) {
-            PostProducer(value: Page(items: [FeedPost(id: 5)], previous: previous.producer, next: nil))
-        }
-        let list = PostMirror(viewModel)
-        list.loadNextPage()
-        list.rowAppeared(0)
-        #expect(list.isLoadingPreviousPage)
-        previous.fail(TestError(2))
-        #expect(list.previousPageError == TestError(2))
-        list.retry()
-        #expect(list.isLoadingPreviousPage)
-        previous.send([4])
-        #expect(list.items.map(\.id) == [4, 5])
-    }
-}

@@ -10,17 +10,17 @@ struct MirrorState<Item, Failure: Error> {
     /// Incremented by every transition that changes `items`.
     var itemsVersion: UInt64 = 0
     var loadStates = LoadStates<Failure>.idle
-    /// The index of the first held item below the gap, if one is open.
-    var gap: Int?
     /// How many times each kind of load has entered `.failed`: a new error is a new count, even when the
     /// mirror did not see the `.loading` in between.
     var failures = LoadFailures()
-    /// The load that counts as the refresh while it is in flight (see `MirrorMark`).
-    var refreshLoad: LoadID?
+    var gap: Int?
+    /// How many refresh commands the view model had run by this transition (see `MirrorMark`).
+    var refreshes: UInt64 = 0
 
-    /// The state after a transition that publishes `items` (if the list changed) and `loadStates`.
+    /// The state after a transition that publishes `items` (if the list changed), `loadStates` and `gap`,
+    /// made by the view model after `refreshes` refresh commands.
     func next(
-        items newItems: ItemList<Item>?, loadStates newStates: LoadStates<Failure>, gap: Int?, refreshLoad: LoadID?
+        items newItems: ItemList<Item>?, loadStates newStates: LoadStates<Failure>, gap: Int?, refreshes: UInt64
     ) -> MirrorState {
         var next = self
         next.sequence += 1
@@ -31,7 +31,7 @@ struct MirrorState<Item, Failure: Error> {
         next.failures.count(from: loadStates, to: newStates)
         next.loadStates = newStates
         next.gap = gap
-        next.refreshLoad = refreshLoad
+        next.refreshes = refreshes
         return next
     }
 }
@@ -51,10 +51,20 @@ struct LoadFailures: Equatable, Sendable {
     }
 }
 
-/// Where the view model stands when a command submitted after a refresh runs: the transitions published so
-/// far, and the refresh's load if it is still in flight (`nil`: it has already landed, failed or been cut
-/// off). `ObservablePaginatedList.refresh()` waits until its mirror shows the end of that load.
+/// Where the view model stands when a command submitted right after a refresh runs: the transitions
+/// published so far, whether a refresh is still loading, and how many refresh commands have run.
+///
+/// `ObservablePaginatedList.refresh()` waits until its mirror shows a state at least that recent in which
+/// that refresh has ended: no refresh loading (it landed or failed), or a later refresh command (it was cut
+/// off).
 struct MirrorMark: Sendable {
     let sequence: UInt64
-    let refreshLoad: LoadID?
+    let refreshing: Bool
+    let refreshes: UInt64
+
+    /// Whether `state` shows the refresh this mark was taken after as ended.
+    func isEnded(in state: (sequence: UInt64, refreshing: Bool, refreshes: UInt64)) -> Bool {
+        guard state.sequence >= sequence else { return false }
+        return !refreshing || !state.refreshing || state.refreshes != refreshes
+    }
 }

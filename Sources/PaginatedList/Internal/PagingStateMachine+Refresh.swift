@@ -32,8 +32,6 @@ extension PagingStateMachine {
     /// How far a refresh got.
     struct RefreshProgress {
         let mode: RefreshMode
-        /// The refresh's first load (its check or first page): names the refresh through all its pages.
-        var run: LoadID?
         /// `.mergeOnTop`, `.reloadAll`: the pages loaded so far, applied together when one overlaps (when
         /// the last lands).
         var fresh: [FreshPage] = []
@@ -89,7 +87,6 @@ extension PagingStateMachine {
             return actions + startRefreshPage(progress, PendingLoad(request: .firstPage))
         }
         let load = nextLoadID()
-        progress.run = load
         failureOrder.removeAll { $0 == .refresh }
         refresh = .checking(progress, check, PendingLoad(request: .firstPage), load)
         actions += [transition(), .startCheck(load, check)]
@@ -130,18 +127,8 @@ extension PagingStateMachine {
         }
     }
 
-    /// The refresh in flight (checking or loading), named by its first load, if any.
-    var refreshInFlight: LoadID? {
-        switch refresh {
-        case let .checking(progress, _, _, _), let .loading(progress, _, _): progress.run
-        case .idle, .failed: nil
-        }
-    }
-
     private mutating func startRefreshPage(_ progress: RefreshProgress, _ pending: PendingLoad) -> [Action] {
-        var progress = progress
         let load = nextLoadID()
-        if progress.run == nil { progress.run = load }
         failureOrder.removeAll { $0 == .refresh }
         refresh = .loading(progress, pending, load)
         return [transition(), .start(load, pending.request)]

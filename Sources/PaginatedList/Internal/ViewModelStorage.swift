@@ -83,6 +83,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     private var machine: Machine
     /// What the properties show.
     private var published = Published()
+    /// How many refresh commands have run (what `MirrorMark` tells a refresh by).
+    private var refreshesStarted: UInt64 = 0
 
     /// The derived values last published, to publish only what changed.
     private struct Published {
@@ -154,6 +156,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case .loadPreviousPage:
             run(machine.loadPreviousPage())
         case let .refresh(mode, check):
+            refreshesStarted += 1
             run(machine.refresh(mode, check: check))
         case .fillGap:
             run(machine.fillGap())
@@ -181,7 +184,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case let .insert(batch, index):
             run(machine.insert(batch, at: index))
         case let .mark(body):
-            body(MirrorMark(sequence: published.mirror.sequence, refreshLoad: refreshLoad))
+            body(MirrorMark(sequence: published.mirror.sequence, refreshing: published.loadStates.refresh.isLoading,
+                            refreshes: refreshesStarted))
         }
     }
 
@@ -287,7 +291,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         let newState = Self.state(of: newStates, lastError: transition.lastError)
         // First, so that no copy of the previous mirror state keeps the previous list alive during delivery.
         published.mirror = published.mirror.next(
-            items: transition.items, loadStates: newStates, gap: transition.gap, refreshLoad: refreshLoad
+            items: transition.items, loadStates: newStates, gap: transition.gap, refreshes: refreshesStarted
         )
         let old = published
         published = Published(
@@ -309,9 +313,6 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         staged.append(mirror.stage(published.mirror))
         for delivery in staged { delivery?.deliver() }
     }
-
-    /// The refresh in flight, named by its first load (the same through all of its pages), if any.
-    private var refreshLoad: LoadID? { machine.refreshInFlight }
 
     /// The single state of the older API: loading while any kind loads, else the last error, else
     /// exhausted when the append edge is complete, else idle.

@@ -44,6 +44,9 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     public private(set) var refreshError: Failure?
     /// Whether the last page is held: nothing more loads at the end.
     public private(set) var isExhausted: Bool
+    /// The index of the first held item below a gap a refresh left (`RefreshPolicy.mergeOnTop` with
+    /// `GapPolicy.keepGap`), if one is open: show a "load newer" row above it that calls `fillGap()`.
+    public private(set) var gap: Int?
 
     /// The view model this mirror shows: for what the mirror does not forward (edits, `reset()`, `changes`).
     @ObservationIgnored public let viewModel: PaginatedListViewModel<Item, Failure>
@@ -74,6 +77,7 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         previousPageError = state.loadStates.prepend.error
         refreshError = state.loadStates.refresh.error
         isExhausted = state.loadStates.append.isComplete
+        gap = state.gap
         shown = Shown(state)
         observation.inner = viewModel.core.mirror.signal.observeValues { [weak self] _ in
             Self.onMainActor(self) { $0.showLatest() }
@@ -89,7 +93,8 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     // MARK: - What a list view calls
 
     /// Tells the list that the row at `index` (an index into `items`) appeared: when at most
-    /// `prefetchDistance` rows lie below it, the next page loads.
+    /// `prefetchDistance` rows lie below it, the next page loads; when at most `prefetchDistance` rows lie
+    /// above it in a list that grows both ways, the previous page loads.
     ///
     /// Call it from every row's `onAppear`: it is cheap, and the view model loads at most one page at a
     /// time, remembers the request while a page loads, and re-checks it when the page lands. Does nothing
@@ -103,11 +108,24 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         viewModel.loadNextPage()
     }
 
+    /// Loads the page before the first item, unless one is loading or nothing lies before it; after a
+    /// failure, retries it.
+    public func loadPreviousPage() {
+        viewModel.loadPreviousPage()
+    }
+
+    /// Loads the items missing at the gap (see `gap`); does nothing without a gap.
+    public func fillGap() {
+        viewModel.fillGap()
+    }
+
     /// Retries what failed, as shown: the refresh if `refreshError` is set, the next page if
-    /// `nextPageError` is set. Does nothing when nothing failed.
+    /// `nextPageError` is set, the previous page if `previousPageError` is set. Does nothing when nothing
+    /// failed.
     public func retry() {
         if refreshError != nil { viewModel.refresh() }
         if nextPageError != nil { viewModel.loadNextPage() }
+        if previousPageError != nil { viewModel.loadPreviousPage() }
     }
 
     /// Refreshes the list (`PaginatedListViewModel.refresh()`) and returns once the refresh has landed,
@@ -116,12 +134,18 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     /// Made for `.refreshable { await list.refresh() }`: the system spinner shows exactly as long as the
     /// work. If the calling task is cancelled, returns at once; the refresh goes on.
     public func refresh() async {
+        await awaitRefresh { $0.refresh() }
+    }
+
+    /// Starts a refresh with `start` and returns once it has landed, failed or been cut off, with the
+    /// mirror already showing the outcome (at once if the calling task is cancelled).
+    func awaitRefresh(_ start: (PaginatedListViewModel<Item, Failure>) -> Void) async {
         let id = nextRefresh
         nextRefresh += 1
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 refreshes[id] = RefreshWait(continuation: continuation)
-                viewModel.refresh()
+                start(viewModel)
                 // Runs after the refresh command: where the view model stands once the refresh started.
                 viewModel.core.submit(.mark { [weak self] mark in
                     Self.onMainActor(self) { $0.refresh(id, reached: mark) }
@@ -166,6 +190,7 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         set(\.isLoadingPreviousPage, states.prepend.isLoading)
         set(\.isRefreshing, states.refresh.isLoading)
         set(\.isExhausted, states.append.isComplete)
+        set(\.gap, state.gap)
         if state.failures.append != shown.failures.append || (nextPageError == nil) != (states.append.error == nil) {
             nextPageError = states.append.error
         }
@@ -223,5 +248,14 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     private struct RefreshWait {
         let continuation: CheckedContinuation<Void, Never>
         var mark: MirrorMark?
+    }
+}
+
+extension ObservablePaginatedList where Item: Identifiable {
+    /// Refreshes the list by `policy` (`PaginatedListViewModel.refresh(_:)`) and returns once the whole
+    /// refresh (every page it loads) has landed, failed or been cut off, with the mirror already showing
+    /// the outcome. If the calling task is cancelled, returns at once; the refresh goes on.
+    public func refresh(_ policy: RefreshPolicy) async {
+        await awaitRefresh { $0.refresh(policy) }
     }
 }

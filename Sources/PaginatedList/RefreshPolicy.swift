@@ -9,9 +9,10 @@ public enum RefreshPolicy: Equatable, Sendable {
     /// items that came back in place, and removes the held items above the overlap that the feed no
     /// longer has. If no page within `maxPages` overlaps, `onGap` decides what happens to the held items.
     case mergeOnTop(maxPages: Int, onGap: GapPolicy)
-    /// Reloads as many pages from the top as the list holds, in order, each replacing its range as it
-    /// lands: items that disappeared are removed, new ones inserted, moved ones moved. The list ends with
-    /// exactly the content of the reloaded pages. For feeds that re-rank.
+    /// Reloads as many pages from the top as the list holds, in order; when the last lands, the list
+    /// becomes exactly their content in one transition, each page replacing the range of the page it
+    /// reloads: new items inserted, moved ones moved, items no page brought back removed. A reload that
+    /// fails or is cut off part-way leaves the list as it was. For feeds that re-rank.
     case reloadAll
 }
 

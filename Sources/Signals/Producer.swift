@@ -25,7 +25,7 @@ public struct Producer<Value, Failure: Error> {
     /// action directly to an existing stream (a property's signal) instead of creating a run's signal.
     /// It must behave exactly like `startHandler` would.
     @usableFromInline
-    let directAttach: ((SignalCore<Value, Failure>.Action) -> any Disposable)?
+    let directAttach: ((ObserverAction<Value, Failure>) -> any Disposable)?
 
     /// A producer whose every run calls `startHandler` with the run's input and lifetime.
     ///
@@ -39,7 +39,7 @@ public struct Producer<Value, Failure: Error> {
     @inlinable
     init(
         _ startHandler: @escaping (Signal<Value, Failure>.Observer, Lifetime) -> Void,
-        directAttach: @escaping (SignalCore<Value, Failure>.Action) -> any Disposable
+        directAttach: @escaping (ObserverAction<Value, Failure>) -> any Disposable
     ) {
         self.startHandler = startHandler
         self.directAttach = directAttach

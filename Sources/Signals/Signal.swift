@@ -109,6 +109,6 @@ extension Signal {
     /// The number of events the signal's queue of events waiting for a busy delivery holds without
     /// growing (0 when it has no buffer). For the package's tests: the queue must follow the backlog.
     package var pendingEventCapacity: Int {
-        core.lock.locked { core.extras?.queue.capacity ?? 0 }
+        core.lock.locked { core.state.extras?.queue.capacity ?? 0 }
     }
 }

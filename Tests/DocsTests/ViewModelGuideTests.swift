@@ -342,7 +342,7 @@ struct ViewModelGuideTests {
         let controller = ListController(list: list, view: view)
         list.loadNextPage()
         list.loadNextPage()
-        #expect(view.log == ["insert 0...9", "insert 10...19", "delete \(Array(0 ..< 10))"])
+        #expect(view.log == ["insert 0...9", "delete \(Array(0 ..< 10))", "insert 0...9"])
         withExtendedLifetime(controller) {}
     }
 

@@ -17,7 +17,7 @@ typealias TestMirror = ObservablePaginatedList<Int, TestError>
     ("items", { $0.items }), ("loadStates", { $0.loadStates }), ("isLoadingNextPage", { $0.isLoadingNextPage }),
     ("isLoadingPreviousPage", { $0.isLoadingPreviousPage }), ("isRefreshing", { $0.isRefreshing }),
     ("nextPageError", { $0.nextPageError as Any }), ("previousPageError", { $0.previousPageError as Any }),
-    ("refreshError", { $0.refreshError as Any }), ("isExhausted", { $0.isExhausted }),
+    ("refreshError", { $0.refreshError as Any }), ("isExhausted", { $0.isExhausted }), ("gap", { $0.gap as Any }),
 ]
 
 /// The names of the properties whose views `step` invalidates: each property is tracked on its own, as a
@@ -247,8 +247,8 @@ struct ObservablePaginatedListRefreshTests {
         #expect(shown.withLock { $0 } == nil)
         source.lastRun.fail(TestError(3))
         await task.value
-        // Today a refresh reloads from the first page: its failure is the next page's.
-        #expect(list.nextPageError == TestError(3))
+        #expect(list.refreshError == TestError(3))
+        #expect(list.nextPageError == nil)
     }
 
     @Test func refreshReturnsWhenTheRefreshIsCutOff() async {
@@ -273,7 +273,7 @@ struct ObservablePaginatedListRefreshTests {
         await waitForTheRefreshsLoad()
         task.cancel()
         await task.value
-        #expect(list.isLoadingNextPage)
+        #expect(list.isRefreshing)
         source.lastRun.deliver([5], next: nil)
         #expect(Array(list.items) == [5])
     }
@@ -376,3 +376,70 @@ struct ObservablePaginatedListThreadingTests {
     }
 }
 
+
+@Suite("ObservablePaginatedList: gaps and both directions") @MainActor
+struct ObservablePaginatedListLivingListTests {
+    typealias PostMirror = ObservablePaginatedList<FeedPost, TestError>
+
+    @Test func aRefreshThatOpensAGapShowsItAndFillGapClosesIt() async {
+        let feed = ScriptedFeed(ids: Array(1 ... 4), size: 2)
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) { feed.page(at: 0) }
+        let list = PostMirror(viewModel)
+        list.loadNextPage()
+        list.loadNextPage()
+        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
+        let changed = Locked(false)
+        withObservationTracking { _ = list.gap } onChange: { changed.withLock { $0 = true } }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        #expect(changed.withLock { $0 })
+        #expect(list.gap == 4)
+        list.fillGap()
+        #expect(list.gap == nil)
+        #expect(list.items.map(\.id) == [100, 101, 102, 103, 104, 105, 1, 2, 3, 4])
+    }
+
+    @Test func refreshReturnsAfterTheLastPageOfAMultiPageRefresh() async {
+        let feed = ScriptedFeed(ids: Array(1 ... 4), size: 2)
+        let second = PendingPage()
+        let first = PendingPage()
+        let refreshing = Locked(false)
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) {
+            refreshing.withLock { $0 } ? first.producer : feed.page(at: 0)
+        }
+        let list = PostMirror(viewModel)
+        list.loadNextPage()
+        refreshing.withLock { $0 = true }
+        let returned = Locked(false)
+        let task = Task { @MainActor in
+            await list.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap))
+            returned.withLock { $0 = true }
+        }
+        await eventually { first.observer != nil }
+        #expect(list.isRefreshing)
+        first.send([100, 101], next: second.producer)
+        for _ in 0 ..< 100 { await Task.yield() }
+        #expect(list.isRefreshing)
+        #expect(!returned.withLock { $0 })
+        second.send([102, 1])
+        await task.value
+        #expect(!list.isRefreshing)
+        #expect(list.items.map(\.id) == [100, 101, 102, 1, 2])
+    }
+
+    @Test func retryRetriesAFailedPreviousPage() {
+        let previous = PendingPage()
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) {
+            PostProducer(value: Page(items: [FeedPost(id: 5)], previous: previous.producer, next: nil))
+        }
+        let list = PostMirror(viewModel)
+        list.loadNextPage()
+        list.rowAppeared(0)
+        #expect(list.isLoadingPreviousPage)
+        previous.fail(TestError(2))
+        #expect(list.previousPageError == TestError(2))
+        list.retry()
+        #expect(list.isLoadingPreviousPage)
+        previous.send([4])
+        #expect(list.items.map(\.id) == [4, 5])
+    }
+}

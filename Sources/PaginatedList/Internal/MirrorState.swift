@@ -10,6 +10,8 @@ struct MirrorState<Item, Failure: Error> {
     /// Incremented by every transition that changes `items`.
     var itemsVersion: UInt64 = 0
     var loadStates = LoadStates<Failure>.idle
+    /// The index of the first held item below the gap, if one is open.
+    var gap: Int?
     /// How many times each kind of load has entered `.failed`: a new error is a new count, even when the
     /// mirror did not see the `.loading` in between.
     var failures = LoadFailures()
@@ -17,7 +19,9 @@ struct MirrorState<Item, Failure: Error> {
     var refreshLoad: LoadID?
 
     /// The state after a transition that publishes `items` (if the list changed) and `loadStates`.
-    func next(items newItems: ItemList<Item>?, loadStates newStates: LoadStates<Failure>, refreshLoad: LoadID?) -> MirrorState {
+    func next(
+        items newItems: ItemList<Item>?, loadStates newStates: LoadStates<Failure>, gap: Int?, refreshLoad: LoadID?
+    ) -> MirrorState {
         var next = self
         next.sequence += 1
         if let newItems {
@@ -26,6 +30,7 @@ struct MirrorState<Item, Failure: Error> {
         }
         next.failures.count(from: loadStates, to: newStates)
         next.loadStates = newStates
+        next.gap = gap
         next.refreshLoad = refreshLoad
         return next
     }

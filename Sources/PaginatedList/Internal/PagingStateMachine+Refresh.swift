@@ -10,7 +10,8 @@ import Signals
 /// - `.replace`: the first page replaces the list.
 /// - `.mergeOnTop`: pages accumulate until one overlaps the held items (contains a held id), then they
 ///   are merged above them; no overlap within the budget: replace, or keep the held items below a gap.
-/// - `.reloadAll`: each page replaces the range of the held page it reloads, as it lands.
+/// - `.reloadAll`: pages accumulate until as many as the list held have landed (or the feed ended); then
+///   each replaces the range of the held page it reloads, in one transition.
 /// - `.fillGap`: pages load from the gap downwards, each inserted at the gap, until one overlaps the items
 ///   below it (the gap closes) or the budget is spent (the gap stays, lower down).
 extension PagingStateMachine {
@@ -33,7 +34,8 @@ extension PagingStateMachine {
         let mode: RefreshMode
         /// The refresh's first load (its check or first page): names the refresh through all its pages.
         var run: LoadID?
-        /// `.mergeOnTop`: the pages loaded so far, applied together when one overlaps.
+        /// `.mergeOnTop`, `.reloadAll`: the pages loaded so far, applied together when one overlaps (when
+        /// the last lands).
         var fresh: [FreshPage] = []
         /// `.reloadAll`, `.fillGap`: how many pages were applied.
         var pagesApplied = 0
@@ -211,11 +213,12 @@ extension PagingStateMachine {
             return (replaceAll(with: [page]), nil)
         case let .mergeOnTop(maxPages, onGap):
             progress.fresh.append(page)
+            if !store.isEmpty, let overlap = firstOverlap(of: progress.fresh, from: 0) {
+                return (merge(progress.fresh, at: 0, overlap: overlap), nil)
+            }
+            // Nothing held, or the feed ended before reaching the held items: they are gone from it.
             if store.isEmpty || next == nil {
                 return (replaceAll(with: progress.fresh), nil)
-            }
-            if let overlap = firstOverlap(of: progress.fresh, from: 0) {
-                return (merge(progress.fresh, at: 0, overlap: overlap), nil)
             }
             guard progress.fresh.count >= Swift.max(maxPages, 1) else { return ([], progress) }
             switch onGap {
@@ -223,9 +226,15 @@ extension PagingStateMachine {
             case .keepGap: return (openGap(above: progress.fresh, continuation: next!, budget: Swift.max(maxPages, 1)), nil)
             }
         case .reloadAll:
-            let changes = reload(page, asPage: progress.pagesApplied, progress: &progress)
-            progress.pagesApplied += 1
-            if progress.pagesApplied < progress.pagesToReload, next != nil { return (changes, progress) }
+            // The pages are applied together when the last lands: a reload that fails or is cut off
+            // part-way leaves the list as it was, never half old pages and half new ones.
+            progress.fresh.append(page)
+            if progress.fresh.count < progress.pagesToReload, next != nil { return ([], progress) }
+            var changes: [ItemListChange] = []
+            for (index, fresh) in progress.fresh.enumerated() {
+                changes += reload(fresh, asPage: index, progress: &progress)
+                progress.pagesApplied += 1
+            }
             return (changes + finishReload(after: page, progress: progress), nil)
         case .fillGap:
             return fill(with: page, progress: progress)
@@ -249,7 +258,7 @@ extension PagingStateMachine {
         droppedBelow = []
         gap = nil
         settleEdges(top: pages.first!.record, bottom: pages.last!.record)
-        _ = dropPagesAfterRefresh()
+        changes = dropPagesAfterRefresh(after: changes)
         return hadItems ? [.reset] : changes
     }
 
@@ -278,6 +287,12 @@ extension PagingStateMachine {
     /// overlap: the held items between `start` and it are removed (the feed no longer has them); new items
     /// before the first held one are inserted at `start`, new items after a held one right after it; held
     /// items that came back are updated in place.
+    ///
+    /// The merge is planned first, then made: the runs of new items are inserted top to bottom and the
+    /// updates reported last, at their final offsets, so that every change names its rows by their offsets
+    /// in the transition's snapshot, also when the fresh pages hold the held items in another order than
+    /// the list (a feed that re-ranked). A new id repeated in the fresh pages keeps its first position and
+    /// its last value.
     private mutating func merge(_ pages: [FreshPage], at start: Int, overlap: Int) -> [ItemListChange] {
         var changes: [ItemListChange] = []
         if overlap > start {
@@ -285,54 +300,72 @@ extension PagingStateMachine {
             removeFromLedger(start ..< overlap)
             changes += removed
         }
-        var insertAt = start
-        var run: [(item: Item, page: Int)] = []
-        var topRunDone = false
-
-        func flush(_ machine: inout PagingStateMachine) {
-            defer { run = [] }
-            guard !run.isEmpty else { return }
-            let inserted = machine.store.insert(run.map(\.item), at: insertAt)
-            let count = Self.insertedCount(inserted)
-            if start == 0, !topRunDone {
-                // The new items at the top belong to the fresh pages that brought them.
-                var perPage: [Int: Int] = [:]
-                for entry in run { perPage[entry.page, default: 0] += 1 }
-                for pageIndex in perPage.keys.sorted(by: >) {
-                    machine.ledger.prepend(count: perPage[pageIndex]!, record: pages[pageIndex].record)
-                }
-                let extra = count - run.count
-                if extra != 0, !machine.ledger.isEmpty { machine.ledger.adjust(page: 0, by: extra) }
-                machine.noteGap(after: inserted)
-            } else {
-                machine.attributeInsertions(in: inserted)
-            }
-            changes += inserted
-            insertAt += count
+        if start == 0 {
+            // The pages emptied above the overlap go too: the fresh pages are the top now, and a drop must
+            // not take one of them for the page above the list.
+            while let first = ledger.first, first.count == 0 { _ = ledger.removeFirst() }
         }
-
+        // The runs of new items: the first at `start`, each other after the held item (its anchor) that
+        // precedes it in the fresh pages.
+        var runs: [(anchor: AnyHashable?, items: [(item: Item, page: Int)])] = [(nil, [])]
+        var runOfAnchor: [AnyHashable: Int] = [:]
+        var current = 0
+        var planned: [AnyHashable: (run: Int, index: Int)] = [:]
+        var updates: [AnyHashable: Item] = [:]
         for (pageIndex, page) in pages.enumerated() {
             for item in page.items {
-                if let held = store.position(ofIDOf: item) {
-                    if held < start {
-                        changes += store.replace(at: held, with: item)
-                        continue
+                let key = store.key(of: item)
+                if let key, let held = store.position(ofKey: key) {
+                    updates[key] = item
+                    guard held >= start else { continue }
+                    if let run = runOfAnchor[key] {
+                        current = run
+                    } else {
+                        runOfAnchor[key] = runs.count
+                        current = runs.count
+                        runs.append((key, []))
                     }
-                    flush(&self)
-                    topRunDone = true
-                    let position = store.position(ofIDOf: item)!
-                    changes += store.replace(at: position, with: item)
-                    insertAt = position + 1
+                } else if let key, let slot = planned[key] {
+                    runs[slot.run].items[slot.index].item = item
                 } else {
-                    run.append((item, pageIndex))
+                    if let key { planned[key] = (current, runs[current].items.count) }
+                    runs[current].items.append((item, pageIndex))
                 }
             }
         }
-        flush(&self)
+        for (key, item) in updates {
+            _ = store.replace(at: store.position(ofKey: key)!, with: item)
+        }
+        // Top to bottom: each insertion lands below the rows the earlier ones inserted.
+        let order = runs.indices.sorted { lhs, rhs in
+            (runs[lhs].anchor.flatMap { store.position(ofKey: $0) } ?? -1)
+                < (runs[rhs].anchor.flatMap { store.position(ofKey: $0) } ?? -1)
+        }
+        for index in order where !runs[index].items.isEmpty {
+            let run = runs[index]
+            let at = run.anchor.map { store.position(ofKey: $0)! + 1 } ?? start
+            let inserted = store.insert(run.items.map(\.item), at: at)
+            if start == 0, run.anchor == nil {
+                // The new items at the top belong to the fresh pages that brought them.
+                var perPage: [Int: Int] = [:]
+                for entry in run.items { perPage[entry.page, default: 0] += 1 }
+                for pageIndex in perPage.keys.sorted(by: >) {
+                    ledger.prepend(count: perPage[pageIndex]!, record: pages[pageIndex].record)
+                }
+                let extra = Self.insertedCount(inserted) - run.items.count
+                if extra != 0, !ledger.isEmpty { ledger.adjust(page: 0, by: extra) }
+                noteGap(after: inserted)
+            } else {
+                attributeInsertions(in: inserted)
+            }
+            changes += inserted
+        }
+        let updated = updates.keys.compactMap { store.position(ofKey: $0) }.sorted()
+        if !updated.isEmpty { changes.append(.updated(updated)) }
         if start == 0 {
             droppedAbove = []
             settleEdges(top: pages.first?.record, bottom: nil)
-            changes += dropPagesAfterRefresh()
+            changes = dropPagesAfterRefresh(after: changes)
         }
         return changes
     }
@@ -344,22 +377,77 @@ extension PagingStateMachine {
         }
     }
 
-    /// With `maxPages`, drops pages at the bottom after a refresh put pages at the top.
-    private mutating func dropPagesAfterRefresh() -> [ItemListChange] {
-        guard let maxPages else { return [] }
-        var changes: [ItemListChange] = []
+    /// With `maxPages`, drops pages at the bottom after a refresh made `changes` (putting pages at the
+    /// top): `changes` and the drops, as one sequence a view can replay (see `truncated`).
+    private mutating func dropPagesAfterRefresh(after changes: [ItemListChange]) -> [ItemListChange] {
+        guard let maxPages, ledger.pageCount > maxPages else { return changes }
+        let length = items.count
         while ledger.pageCount > maxPages {
+            let open = gap
             let dropped = ledger.removeLast()
             if dropped.count > 0 {
                 let removed = store.removeLast(dropped.count)
                 noteGap(after: removed)
-                changes += removed
+            }
+            if let open, gap == nil {
+                // Everything below the gap is gone: the list ends at the gap and goes on from it.
+                droppedBelow = []
+                setEdge(.append, .ready(PendingLoad(request: .producer(open.continuation))))
+                continue
             }
             if let request = dropped.record.loadedBy { droppedBelow.append(request) }
             setEdge(.append, droppedBelow.last.map { .ready(PendingLoad(request: $0)) } ?? .complete)
         }
-        if let open = gap, open.index >= items.count { gap = nil }
-        return changes
+        return Self.truncated(changes, from: length, to: items.count)
+    }
+
+    /// `changes` (which left `length` items), then the removal of the items from `finalCount` on (pages
+    /// dropped at the bottom), as changes a view can replay reading every inserted and updated row from
+    /// the transition's snapshot: the rows `changes` inserted or updated that the drop removed are left
+    /// out of them, and the drop removes only the rows that were there before. `changes` must make its
+    /// removals and moves before any insertion or update, as every refresh does (the rows inserted then
+    /// keep their order, so the dropped ones are a suffix at every step); otherwise, `.reset`.
+    static func truncated(_ changes: [ItemListChange], from length: Int, to finalCount: Int) -> [ItemListChange] {
+        guard finalCount < length else { return changes }
+        func grows(_ change: ItemListChange) -> Bool {
+            switch change {
+            case .appended, .inserted, .updated: true
+            case .removed, .moved, .reset: false
+            }
+        }
+        let firstGrowth = changes.firstIndex(where: grows) ?? changes.count
+        guard !changes.contains(.reset), changes[firstGrowth...].allSatisfy(grows) else { return [.reset] }
+        // Going back from the end: the offset from which the rows after each change are dropped.
+        var droppedFrom = [Int](repeating: 0, count: changes.count)
+        var cut = finalCount
+        for index in (firstGrowth ..< changes.count).reversed() {
+            droppedFrom[index] = cut
+            switch changes[index] {
+            case let .appended(range), let .inserted(range):
+                if range.upperBound <= cut { cut -= range.count } else if range.lowerBound < cut { cut = range.lowerBound }
+            default: break
+            }
+        }
+        var result = Array(changes[..<firstGrowth])
+        var droppedInserted = 0
+        for index in firstGrowth ..< changes.count {
+            let cut = droppedFrom[index]
+            switch changes[index] {
+            case let .appended(range), let .inserted(range):
+                let kept = range.lowerBound ..< Swift.min(range.upperBound, Swift.max(cut, range.lowerBound))
+                droppedInserted += range.count - kept.count
+                if !kept.isEmpty {
+                    if case .appended = changes[index] { result.append(.appended(kept)) } else { result.append(.inserted(kept)) }
+                }
+            case let .updated(offsets):
+                let kept = offsets.filter { $0 < cut }
+                if !kept.isEmpty { result.append(.updated(kept)) }
+            default: break
+            }
+        }
+        let droppedHeld = length - finalCount - droppedInserted
+        if droppedHeld > 0 { result.append(.removed(Array(finalCount ..< finalCount + droppedHeld))) }
+        return result
     }
 
     // MARK: - Gaps
@@ -393,7 +481,7 @@ extension PagingStateMachine {
         droppedAbove = []
         settleEdges(top: pages.first?.record, bottom: nil)
         gap = count < items.count ? Gap(index: count, continuation: continuation, pageBudget: budget) : nil
-        changes += dropPagesAfterRefresh()
+        changes = dropPagesAfterRefresh(after: changes)
         return changes
     }
 
@@ -440,8 +528,11 @@ extension PagingStateMachine {
     // MARK: - Reload all
 
     /// Replaces the range of held page `index` with `page`'s items: items of the page already reloaded
-    /// above are updated in place, the page's held items the fresh page lacks are removed, the fresh items
-    /// are put in its order (moved up from below when held further down, inserted when new).
+    /// above are updated in place, the fresh items are put in its order (moved up from below when held
+    /// further down, inserted when new), and the page's held items the fresh page lacks go to the page
+    /// below, right after it: a feed that grew or re-ranked above them has them on a later page, and the
+    /// ones no reloaded page brings back are removed when the last lands (`finishReload`), so no
+    /// transition hides an item the feed still has.
     private mutating func reload(_ page: FreshPage, asPage index: Int, progress: inout RefreshProgress) -> [ItemListChange] {
         let start = progress.reloadedEnd
         if index >= ledger.pageCount { ledger.append(count: 0, record: page.record) }
@@ -454,21 +545,10 @@ extension PagingStateMachine {
                 segment.append(item)
             }
         }
-        let range = start ..< start + ledger[index].count
-        var kept = Set<Int>()
-        for item in segment {
-            if let held = store.position(ofIDOf: item), range.contains(held) { kept.insert(held) }
-        }
-        let gone = range.filter { !kept.contains($0) }
-        if !gone.isEmpty {
-            changes += store.remove(offsets: gone)
-            ledger.adjust(page: index, by: -gone.count)
-        }
         for (offset, item) in segment.enumerated() {
             let target = start + offset
             if let held = store.position(ofIDOf: item) {
-                // An item of a page below joins this one, moved up or already in place (the items
-                // before it in this page's range were removed).
+                // An item of a page below joins this one, moved up or already in place.
                 let from = ledger.page(holding: held)
                 if held != target { changes += store.move(from: held, to: target) }
                 if let from, from != index {
@@ -480,6 +560,12 @@ extension PagingStateMachine {
                 changes += store.insert([item], at: target)
                 ledger.adjust(page: index, by: 1)
             }
+        }
+        // What is left of the page's range after its fresh items: held items it lacks, now the next page's.
+        let left = ledger[index].count - segment.count
+        if left > 0, index + 1 < ledger.pageCount {
+            ledger.adjust(page: index, by: -left)
+            ledger.adjust(page: index + 1, by: left)
         }
         ledger.setRecord(page.record, ofPage: index)
         progress.reloadedEnd = start + segment.count
@@ -495,6 +581,10 @@ extension PagingStateMachine {
             changes += store.remove(offsets: Array(progress.reloadedEnd ..< items.count))
         }
         while ledger.pageCount > progress.pagesApplied { _ = ledger.removeLast() }
+        // The last reloaded page may still count held items its fresh page lacked: they were just removed.
+        if let last = ledger.last, ledger.itemCount > items.count {
+            ledger.adjust(page: ledger.pageCount - 1, by: Swift.max(items.count - ledger.itemCount, -last.count))
+        }
         droppedAbove = []
         droppedBelow = []
         gap = nil

@@ -277,6 +277,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         guard let index = store.position(ofKey: key) else { return [] }
         if let page = ledger.page(holding: index) { ledger.adjust(page: page, by: -1) }
         let changes = store.remove(at: index)
+        noteGap(after: changes)
         return [transition(changes)]
     }
 
@@ -496,6 +497,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         var changes: [ItemListChange] = []
         var actions: [Action] = []
         while ledger.pageCount > maxPages {
+            let open = gap
             switch direction {
             case .append:
                 let dropped = ledger.removeFirst()
@@ -503,6 +505,13 @@ struct PagingStateMachine<Item, Failure: Error> {
                     let removed = store.removeFirst(dropped.count)
                     noteGap(after: removed)
                     changes += removed
+                }
+                if open != nil, gap == nil {
+                    // Everything above the gap is gone: the list begins below it, and what lies before
+                    // that is what lay before its first page (not the fresh pages above the gap).
+                    droppedAbove = []
+                    actions += replaceEdge(.prepend, with: ledger.first?.record.previous.map { .producer($0) })
+                    continue
                 }
                 if let request = dropped.record.loadedBy { droppedAbove.append(request) }
                 actions += replaceEdge(.prepend, with: droppedAbove.last ?? ledger.first?.record.previous.map { .producer($0) })
@@ -512,6 +521,12 @@ struct PagingStateMachine<Item, Failure: Error> {
                     let removed = store.removeLast(dropped.count)
                     noteGap(after: removed)
                     changes += removed
+                }
+                if let open, gap == nil {
+                    // Everything below the gap is gone: the list ends at the gap and goes on from it.
+                    droppedBelow = []
+                    actions += replaceEdge(.append, with: .producer(open.continuation))
+                    continue
                 }
                 if let request = dropped.record.loadedBy { droppedBelow.append(request) }
                 actions += replaceEdge(.append, with: droppedBelow.last ?? ledger.last?.record.next.map { .producer($0) })

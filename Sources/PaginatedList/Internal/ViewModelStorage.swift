@@ -286,7 +286,9 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         let newStates = transition.loadStates
         let newState = Self.state(of: newStates, lastError: transition.lastError)
         // First, so that no copy of the previous mirror state keeps the previous list alive during delivery.
-        published.mirror = published.mirror.next(items: transition.items, loadStates: newStates, refreshLoad: refreshLoad)
+        published.mirror = published.mirror.next(
+            items: transition.items, loadStates: newStates, gap: transition.gap, refreshLoad: refreshLoad
+        )
         let old = published
         published = Published(
             loadStates: newStates, state: newState, hasError: transition.lastError != nil, gap: transition.gap,

@@ -244,32 +244,35 @@ where Item.ID: Sendable {
             let earlier = position.ledger.ordinals(of: ids, before: position.generation)
             let ordinals = ids.indices.map { earlier[$0] ?? keptOrdinals[ids[$0]] }
             let last = shown - 1
-
-            if let anchor = Self.anchor(in: ordinals, atTop: request.offset == 0) {
-                // The position just after the last item shown, if the items shown after the anchor follow it.
-                let end = request.offset + anchor + 1 + (last - ordinals[anchor]!)
-                if anchor == window.count - 1, !isShort {
-                    // Nothing new in the window: jump over the items known to follow (the feed pushed them down).
-                    duplicates += ordinals[min(request.overlap, window.count)...].count { $0 != nil }
-                    skipAbove(window, ordinals, before: anchor)
-                    drift.down = min(maxSearchDistance, max(0, end - expected))
-                    drift.up = 0
-                    expected = end
-                    finding = .pushed
-                    return requests < maxRequestsPerPage ? .request(nextRequest()) : finish()
-                }
-                let origin = searchOrigin ?? expected
-                if origin > end { diagnostics.append(.sourceCorrection(.resynchronised(by: origin - end))) }
-                drift.up = min(maxSearchDistance, max(0, expected - end))
-                drift.down = min(maxSearchDistance, max(0, end - expected))
-                skipAbove(window, ordinals, before: anchor)
-                // Items shown before (the anchor included) where the request expected new ones: pushed down.
-                duplicates += ordinals[min(request.overlap, anchor + 1) ..< anchor + 1].count { $0 != nil }
-                search = 0
-                searchOrigin = nil
-                finding = .anchored
-                return advance(consumed: keep(window, ordinals: ordinals, after: anchor), of: window, at: request,
-                               isShort: isShort)
+            let candidates = Self.candidates(in: ordinals, atTop: request.offset == 0)
+            // A candidate is trusted when it sits where its ordinal says it should, give or take how far the
+            // feed may have moved; or, pushed further, when it ends with the item shown last or is a run of
+            // three or more items shown one after the other (items re-ranked downwards, one by one, land
+            // next to each other with far-apart ordinals).
+            let tolerance = OffsetSource.overlap + drift.up + drift.down + search
+            func isInPlace(_ index: Int) -> Bool {
+                abs(index - (request.overlap - 1 - (last - ordinals[index]!))) <= tolerance
+            }
+            let trusted = candidates.filter { candidate in
+                candidate.ordinal == last || (candidate.length >= 3 && candidate.isTight) || isInPlace(candidate.end)
+            }
+            if let anchor = trusted.max(by: { $0.ordinal < $1.ordinal }) {
+                return anchored(after: anchor.end, reference: anchor.end, window, ordinals, request, isShort: isShort)
+            }
+            // No run confirms itself (every item shown near the place has an unread neighbour above it, say
+            // after insertions between them): an item shown where its ordinal says it should be, or higher
+            // (deletions above; an item re-ranked downwards is always lower), with something visible above
+            // it, says where the source is. The unread items just above it may be new ones or the next
+            // ones: the page goes on from the item shown before them (there must be one in the window), so
+            // that none is skipped.
+            func isInPlaceOrHigher(_ index: Int) -> Bool {
+                let displacement = index - (request.overlap - 1 - (last - ordinals[index]!))
+                return displacement <= 0 && -displacement <= OffsetSource.overlap + drift.up + search
+            }
+            if let reference = ordinals.indices.filter({ $0 > 0 && ordinals[$0] != nil && isInPlaceOrHigher($0) })
+                .max(by: { ordinals[$0]! < ordinals[$1]! }),
+                let start = ordinals[..<reference].lastIndex(where: { $0 != nil }) {
+                return anchored(after: start, reference: reference, window, ordinals, request, isShort: isShort)
             }
 
             if request.offset == 0, isShort, !ordinals.contains(where: { $0 != nil }) {
@@ -294,7 +297,9 @@ where Item.ID: Sendable {
                 }
             }
             if search < maxSearchDistance, requests < maxRequestsPerPage {
-                search = search == 0 ? 1 : min(search * 2, maxSearchDistance)
+                // Widen by a page's worth first (a window with nothing shown in it is a page or more off),
+                // then double.
+                search = min(maxSearchDistance, max(search * 2, limit))
                 finding = .searching
                 return .request(nextRequest())
             }
@@ -302,6 +307,10 @@ where Item.ID: Sendable {
                 // Out of requests: deliver what the page has (nothing, if the feed outpaced it); the next
                 // page goes on from the same position with a fresh budget.
                 return finish()
+            }
+            if let anchor = candidates.max(by: { $0.ordinal < $1.ordinal }) {
+                // The search found nothing better: the best candidate it has (what it skips is reported).
+                return anchored(after: anchor.end, reference: anchor.end, window, ordinals, request, isShort: isShort)
             }
             // Nothing shown within reach: go on from this window rather than stall.
             diagnostics.append(.sourceCorrection(.resynchronisationFailed))
@@ -312,24 +321,85 @@ where Item.ID: Sendable {
                            isShort: isShort)
         }
 
-        /// The anchor's index: the end of the first run of shown items, in the order they were shown,
-        /// whose first item is confirmed by the item before it (shown, earlier) or by the top of the feed.
-        static func anchor(in ordinals: [Int?], atTop: Bool) -> Int? {
-            guard var index = ordinals.indices.first(where: { index in
-                guard let ordinal = ordinals[index] else { return false }
-                if index == 0 { return atTop }
-                return ordinals[index - 1].map { $0 < ordinal } ?? false
-            }) else { return nil }
-            while index + 1 < ordinals.count, let next = ordinals[index + 1], next > ordinals[index]! {
-                index += 1
+        /// Goes on after the window index `anchor` (-1: from the window's start): keeps the unread items
+        /// after it, or jumps when the window holds nothing after it. The item shown at `reference` says
+        /// where the items shown end.
+        private mutating func anchored(
+            after anchor: Int, reference: Int, _ window: [Item], _ ordinals: [Int?], _ request: Request, isShort: Bool
+        ) -> Step {
+            let last = shown - 1
+            // The position just after the last item shown, if the items shown after the reference follow it.
+            let end = request.offset + reference + 1 + (last - ordinals[reference]!)
+            if anchor == window.count - 1, !isShort {
+                // Nothing new in the window: jump over the items known to follow (the feed pushed them down).
+                duplicates += ordinals[min(request.overlap, window.count)...].count { $0 != nil }
+                skipAbove(window, ordinals, before: anchor)
+                drift.down = min(maxSearchDistance, max(drift.down, end - expected))
+                drift.up = 0
+                expected = end
+                finding = .pushed
+                return requests < maxRequestsPerPage ? .request(nextRequest()) : finish()
             }
-            return index
+            let origin = searchOrigin ?? expected
+            if origin > end { diagnostics.append(.sourceCorrection(.resynchronised(by: origin - end))) }
+            drift.up = min(maxSearchDistance, max(0, expected - end))
+            // While the feed pushes the items shown down, windows keep the largest push seen; once it
+            // stops, the extra reach halves with each window.
+            drift.down = end > expected ? min(maxSearchDistance, max(drift.down, end - expected)) : drift.down / 2
+            skipAbove(window, ordinals, before: anchor)
+            // Items shown before (the anchor included) where the request expected new ones: pushed down.
+            duplicates += ordinals[min(request.overlap, anchor + 1) ..< anchor + 1].count { $0 != nil }
+            search = 0
+            searchOrigin = nil
+            finding = .anchored
+            return advance(consumed: keep(window, ordinals: ordinals, after: anchor), of: window, at: request,
+                           isShort: isShort)
+        }
+
+        /// A run of shown items that may end at the anchor.
+        struct Candidate {
+            /// The window index of its last item.
+            let end: Int
+            /// Its items, the one that confirms its first included.
+            let length: Int
+            /// The ordinal of its last item.
+            let ordinal: Int
+            /// Whether its ordinals follow each other closely (at most `Candidate.tightStep` apart).
+            let isTight: Bool
+
+            /// How far apart the ordinals of a tight run may be (items shown in between may have been deleted).
+            static var tightStep: Int { 3 }
+        }
+
+        /// The runs of shown items, in the order they were shown, whose first item is confirmed by the item
+        /// before it (shown, earlier) or by the top of the feed. An item shown before that follows an unread
+        /// item is never the first of a run: it was re-ranked downwards.
+        static func candidates(in ordinals: [Int?], atTop: Bool) -> [Candidate] {
+            var candidates: [Candidate] = []
+            var index = 0
+            while index < ordinals.count {
+                guard let ordinal = ordinals[index],
+                      index == 0 ? atTop : ordinals[index - 1].map({ $0 < ordinal }) ?? false else {
+                    index += 1
+                    continue
+                }
+                let first = index > 0 ? index - 1 : index
+                var end = index
+                var isTight = index == first || ordinal - ordinals[first]! <= Candidate.tightStep
+                while end + 1 < ordinals.count, let next = ordinals[end + 1], next > ordinals[end]! {
+                    isTight = isTight && next - ordinals[end]! <= Candidate.tightStep
+                    end += 1
+                }
+                candidates.append(Candidate(end: end, length: end - first + 1, ordinal: ordinals[end]!, isTight: isTight))
+                index = end + 1
+            }
+            return candidates
         }
 
         /// Counts the unread items before the anchor (each once along recent pages): they rank above items
         /// already shown.
         private mutating func skipAbove(_ window: [Item], _ ordinals: [Int?], before anchor: Int) {
-            for index in 0 ..< anchor where ordinals[index] == nil && skipped.insert(window[index].id).inserted {
+            for index in 0 ..< max(0, anchor) where ordinals[index] == nil && skipped.insert(window[index].id).inserted {
                 skippedHere.insert(window[index].id)
                 above += 1
             }

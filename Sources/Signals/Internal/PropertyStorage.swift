@@ -31,11 +31,11 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     func set(_ newValue: Value) {
         checkNotInsideModify()
         let core = signal.core
-        let start = lock.locked { () -> SignalCore<Value, Never>.Start in
+        let start = lock.locked { () -> SignalState<Value, Never>.ValueStart in
             current = newValue
-            return core.begin(.value(newValue))
+            return core.lock.locked { core.state.startValue(newValue, core.delivery) }
         }
-        core.run(start, .value(newValue))
+        core.run(start, value: newValue)
     }
 
     @inlinable
@@ -79,15 +79,17 @@ final class PropertyStorage<Value>: @unchecked Sendable {
 
     /// Attaches `action` and delivers the current value to it first, then every change.
     @inlinable
-    func attachWithCurrent(_ action: SignalCore<Value, Never>.Action) -> any Disposable {
+    func attachWithCurrent(_ action: ObserverAction<Value, Never>) -> any Disposable {
         checkNotInsideModify()
-        let attached = lock.locked { () -> (UInt64?, SignalCore<Value, Never>.Delivery?, Value?) in
+        let attached = lock.locked { () -> (Observation<Value, Never>?, SignalCore<Value, Never>.Delivery?, Value?) in
             if isCompleted { return (nil, nil, current) }
-            let (token, delivery) = signal.core.attach(action, initial: .value(current))
-            return (token, delivery, nil)
+            guard let (observation, delivery) = signal.core.attach(action, initial: .value(current)) else {
+                return (nil, nil, nil)
+            }
+            return (observation, delivery, nil)
         }
         if let delivery = attached.1 { signal.core.deliver(delivery) }
-        if let token = attached.0 { return Observation(signal.core, token, interrupting: true) }
+        if let observation = attached.0 { return observation }
         // Completed: the current value, then `completed`, to this observer alone.
         if let last = attached.2 {
             switch action {
@@ -96,6 +98,9 @@ final class PropertyStorage<Value>: @unchecked Sendable {
                 action(.completed)
             case let .values(action):
                 action(last)
+            case let .forwarding(values, termination):
+                values(last)
+                termination(.completed)
             }
         }
         return AnyDisposable()

@@ -94,7 +94,7 @@ struct MaxPagesTests {
         let changes = Recorder(viewModel.changes)
         viewModel.loadNextPage()
         #expect(ids(viewModel) == [4, 5, 6, 7, 8, 9])
-        #expect(changes.values == [.appended(6 ..< 9), .removed([0, 1, 2])])
+        #expect(changes.values == [.removed([0, 1, 2]), .appended(3 ..< 6)])
         #expect(viewModel.loadStates.value.prepend == .idle)
     }
 

@@ -179,8 +179,9 @@ final class HTTPGuideTests {
     }
 
     @Test func theJSONAPISamplePagesTheArticles() async {
-        let articles = HTTPPageSource<Article>(url: HTTPQuery.url(base.appendingPathComponent("jsonapi"), setting: ["page[size]": "10"]),
-                                               paging: .nextURL(at: "links.next", absentMeansEnd: true), items: "data")
+        let articlesURL = HTTPQuery.url(base.appendingPathComponent("jsonapi"), setting: ["page[size]": "10"])
+        let articles = HTTPPageSource<Article>(url: articlesURL, paging: .nextURL(at: "links.next", absentMeansEnd: true),
+                                               items: "data")
         let loaded = await loadAll(articles)
         #expect(loaded.map(\.id) == Self.numbers.map(String.init))
         #expect(loaded.first?.attributes.title == "Item 1")
@@ -223,7 +224,8 @@ final class HTTPGuideTests {
         _ = await loadNextPage(issuesList)
 
         let error = try #require(issuesList.lastError.value)
-        print(error)   // HTTP 403 from …/github?per_page=10&page=2: Forbidden: API rate limit exceeded for 127.0.0.1; retry after 2 s
+        // HTTP 403 from …/github?per_page=10&page=2: Forbidden: API rate limit exceeded for 127.0.0.1; retry after 2 s
+        print(error)
         print(error.header("X-RateLimit-Remaining") ?? "", error.serverMessage ?? "", error.retryAfter ?? 0)
         #expect(error.description.hasPrefix("HTTP 403 from \(base.absoluteString)github?per_page=10&page=2: Forbidden: "
             + "API rate limit exceeded for 127.0.0.1; retry after "), "\(error.description)")

@@ -121,13 +121,22 @@ import Testing
         }
     }
 
-    @Test(arguments: APIShape.all)
-    func theAutomaticRetryMakesOneRequestPerRetryAndWaitsTheServersRetryAfter(_ shape: APIShape) async throws {
-        let policy = RetryPolicy(maxRetries: 3, initialDelay: .milliseconds(50), jitter: 0)
+    /// A list of `shape` retried automatically (3 retries, the first after `initialDelay`, no jitter), its
+    /// diagnostics logged, with its first page loaded.
+    private func retryingList(
+        _ shape: APIShape, initialDelay: Duration
+    ) async throws -> (PaginatedListViewModel<APIItem, HTTPError>, EventLog) {
+        let policy = RetryPolicy(maxRetries: 3, initialDelay: initialDelay, jitter: 0)
         let list = list(shape, retry: AutomaticRetry(policy, on: QueueScheduler()))
         let diagnostics = EventLog()
         list.diagnostics.observeValues { diagnostics.append("\($0)") }
         #expect(await loadNextPage(list) == .idle)
+        return (list, diagnostics)
+    }
+
+    @Test(arguments: APIShape.all)
+    func theAutomaticRetryMakesOneRequestPerRetryAndWaitsTheServersRetryAfter(_ shape: APIShape) async throws {
+        let (list, diagnostics) = try await retryingList(shape, initialDelay: .milliseconds(50))
         for fault in ["502", "429", "truncated"] { try await server.control("fault?kind=\(fault)") }
 
         list.loadNextPage()
@@ -143,11 +152,7 @@ import Testing
 
     @Test(arguments: APIShape.all)
     func theAutomaticRetryDoesNotRetryWhatCannotSucceed(_ shape: APIShape) async throws {
-        let policy = RetryPolicy(maxRetries: 3, initialDelay: .milliseconds(10), jitter: 0)
-        let list = list(shape, retry: AutomaticRetry(policy, on: QueueScheduler()))
-        let diagnostics = EventLog()
-        list.diagnostics.observeValues { diagnostics.append("\($0)") }
-        #expect(await loadNextPage(list) == .idle)
+        let (list, diagnostics) = try await retryingList(shape, initialDelay: .milliseconds(10))
         try await server.control("fault?kind=malformed")
         #expect(await loadNextPage(list)?.error?.kind == .decoding)
         try await Task.sleep(for: .milliseconds(200))   // twenty times the retry's delay: it would have run

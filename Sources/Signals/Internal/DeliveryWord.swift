@@ -15,6 +15,9 @@ struct DeliveryStatus: RawRepresentable, AtomicRepresentable, Equatable, Sendabl
     /// A thread is delivering and work waits for it (a queued event, a detached observer to release, a
     /// replaced observer list to drop): it takes the lock before it stops.
     @inlinable static var workPending: DeliveryStatus { DeliveryStatus(rawValue: 2) }
+    /// The terminal event has been delivered: nothing will ever be delivered again. (The state's phase
+    /// says so too; this status lets a signal's input skip its last `interrupted` without the lock.)
+    @inlinable static var terminated: DeliveryStatus { DeliveryStatus(rawValue: 3) }
 }
 
 /// The atomic word beside a signal's lock that says who delivers (see `SignalCore`, "Locking rule").
@@ -57,6 +60,15 @@ struct DeliveryWord: ~Copyable, Sendable {
     /// The delivering thread stops.
     @inlinable
     func releaseLocked() { status.store(.idle, ordering: .releasing) }
+
+    /// The delivering thread has delivered the terminal event and stops, for good. After this, the signal's
+    /// state never consults the word again (its phase is `terminated`).
+    @inlinable
+    func terminateLocked() { status.store(.terminated, ordering: .releasing) }
+
+    /// Whether the terminal event has been delivered. Exact when `true`; `false` may be out of date.
+    @inlinable
+    var hasTerminated: Bool { status.load(ordering: .acquiring) == .terminated }
 
     /// The delivering thread, done with an event, stops without taking the lock: `true` if nothing waited.
     /// `false` if work waits: the thread must take the lock and take that work (`nextDelivery`).

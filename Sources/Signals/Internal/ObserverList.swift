@@ -92,7 +92,9 @@ final class ObserverList<Value, Failure: Error>:
 
     /// Calls every observer not disposed with `value`. The boxes are used unretained: the list's
     /// references keep them alive until the delivery ends.
-    @inlinable
+    // Always inlined, also into `SignalCore.forward(value:)`: cold5map (`Benchmarks core`, `compare`)
+    // measured 337 instructions per value instead of 313 when this is a call.
+    @inlinable @inline(__always)
     func deliver(value: Value) {
         withUnsafeMutablePointers { header, elements in
             for index in 0..<header.pointee.count {

@@ -71,7 +71,18 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     @inlinable
     init() {}
 
+    /// The core of a producer's run, with `action` attached and `lifetime` ended on termination. Nothing
+    /// else holds the core yet: the state is set without the lock.
+    @inlinable
+    init(run lifetime: Lifetime, observedBy action: ObserverAction<Value, Failure>) {
+        state.runLifetime = lifetime
+        _ = state.attach(.passRetained(Box(action)), delivery)
+    }
+
     deinit {
+        // A terminated core holds nothing: return before touching (and looking up the metadata of) the
+        // generic parts of its state, as every producer run that ended does.
+        if delivery.hasTerminated { return }
         // A core freed before terminating (a property's signal, say) still owns its list's references.
         if let list = state.observers?.takeRetainedValue() { list.forEach { $0.release() } }
         for box in state.extras?.deferredReleases ?? [] { box.release() }
@@ -90,28 +101,6 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         case .rejected:
             box.release()
             return nil
-        }
-    }
-
-    /// Attaches `action` and submits `initial` for it alone, ahead of every event sent later. Disposing the
-    /// returned observation sends it `interrupted`. Call while holding a lock that orders `initial` with
-    /// later sends (a property's lock); run the returned delivery, if any, once that lock is released.
-    @inlinable
-    func attach(
-        _ action: ObserverAction<Value, Failure>, initial: Event<Value, Failure>
-    ) -> (observation: Observation<Value, Failure>, delivery: Delivery?)? {
-        let box = Box(action)
-        return lock.locked { () -> (Observation<Value, Failure>, Delivery?)? in
-            switch state.attach(.passRetained(box), delivery) {
-            case let .attached(token, released):
-                // A list replaced here holds unretained references only: dropping it runs no user code.
-                released.release()
-                let started = state.submit(initial, to: box, delivery)
-                return (Observation(self, token, interrupting: true), started)
-            case .rejected:
-                Unmanaged.passUnretained(box).release()
-                return nil
-            }
         }
     }
 
@@ -150,8 +139,18 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         run(lock.locked { state.startValue(value, delivery) }, value: value)
     }
 
-    /// Goes on after `SignalState.startValue`, once the lock is released.
-    @inlinable
+    /// `send(value:)`, called rather than inlined: for the stages of a fused producer, which send either
+    /// into the next stage or into the run's signal, and stay small when this path is a call.
+    // Never inlined, with `run` and `ObserverList.deliver(value:)` always inlined into it: cold5map
+    // (`Benchmarks core`, `compare`) measured 313 instructions per value so, 353 when every stage inlines
+    // the signal's path, 333 when this function calls `run`.
+    @inlinable @inline(never)
+    func forward(value: Value) {
+        send(value: value)
+    }
+
+    /// Goes on after `SignalState.startValue`, once the lock is released. (Always inlined: see `forward`.)
+    @inlinable @inline(__always)
     func run(_ start: consuming SignalState<Value, Failure>.ValueStart, value: Value) {
         switch consume start {
         case .none:
@@ -160,8 +159,6 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
             list._withUnsafeGuaranteedRef { $0.deliver(value: value) }
             if delivery.finish() { return }
             if let next = nextDelivery() { deliver(next) }
-        case let .run(started):
-            deliver(started)
         }
     }
 
@@ -172,8 +169,12 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         lock.locked { state.submit(event, to: nil, delivery) }
     }
 
+    // The slow paths below are inlinable too: every producer run ends through them, and producer start
+    // (`Benchmarks core`, the `producerStart` row of the A/B runs) spent most of its time looking up
+    // generic metadata in them, unspecialised.
+
     /// Delivers `first`, then whatever was queued meanwhile, until nothing is left.
-    @usableFromInline
+    @inlinable
     func deliver(_ first: Delivery) {
         var current = first
         while true {
@@ -196,7 +197,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     }
 
     /// The delivering thread's slow path: takes the next queued event, or stops delivering.
-    @usableFromInline
+    @inlinable
     func nextDelivery() -> Delivery? {
         switch lock.locked({ state.next(delivery) }) {
         case let .deliver(next, leftovers):
@@ -211,7 +212,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     /// After the terminal event: marks the released observers disposed, ends a run's lifetime, releases
     /// what was kept alive, and sends `interrupted` to observers whose own events were queued behind the
     /// terminal one. Everything is released outside the lock.
-    @usableFromInline
+    @inlinable
     func finishTermination(_ released: List?) {
         released?.forEach { $0._withUnsafeGuaranteedRef { $0.markDisposed() } }
         let termination = lock.locked { state.finishTermination(delivery) }

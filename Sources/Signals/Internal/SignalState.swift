@@ -160,23 +160,32 @@ struct SignalState<Value, Failure: Error> {
         /// Nothing to do: the value was dropped (no observer, or the signal is terminating), or queued
         /// for the thread delivering.
         case none
-        /// The uncontended value: deliver it to this list, unretained (until the delivery ends, the list
-        /// is replaced rather than mutated or freed), then `finish`.
+        /// No delivery was in progress: deliver the value to this list, unretained (until the delivery
+        /// ends, the list is replaced rather than mutated or freed), then `finish`.
         case deliver(Unmanaged<List>)
-        /// The delivery in progress ended between two looks at the delivery word: run this delivery.
-        case run(SignalCore<Value, Failure>.Delivery)
     }
 
-    /// Submits a value: the uncontended case claims the delivery without queueing anything.
+    /// Submits a value: without a delivery in progress, the caller delivers it at once to the observers
+    /// of this moment; otherwise it is queued for the delivering thread.
     @inlinable
     mutating func startValue(_ value: Value, _ delivery: borrowing DeliveryWord) -> ValueStart {
-        if phase == .alive && delivery.isIdleLocked {
+        guard phase == .alive else { return .none }
+        // `flagWorkLocked` is `false` when the delivery in progress ended since `isIdleLocked` looked.
+        if delivery.isIdleLocked || !delivery.flagWorkLocked() {
             guard let list = observers else { return .none }
             delivery.claimLocked()
             return .deliver(list)
         }
-        if let started = submit(.value(value), to: nil, delivery) { return .run(started) }
+        enqueue(SignalCore.Pending(event: .value(value), target: nil, sequence: nextNumber))
+        nextNumber &+= 1
         return .none
+    }
+
+    /// Queues `pending` for the delivering thread, which `flagWorkLocked` told.
+    @inlinable
+    mutating func enqueue(_ pending: SignalCore<Value, Failure>.Pending) {
+        if pending.terminatesStream { phase = .terminating }
+        extrasForUpdate.queue.append(pending)
     }
 
     /// Submits `event` for every observer (`target == nil`) or for `target` alone. Returns the delivery to
@@ -194,8 +203,7 @@ struct SignalState<Value, Failure: Error> {
         let pending = SignalCore<Value, Failure>.Pending(event: event, target: target, sequence: nextNumber)
         nextNumber &+= 1
         if delivery.flagWorkLocked() {
-            if pending.terminatesStream { phase = .terminating }
-            extrasForUpdate.queue.append(pending)
+            enqueue(pending)
             return nil
         }
         delivery.claimLocked()
@@ -224,7 +232,7 @@ struct SignalState<Value, Failure: Error> {
     }
 
     /// The delivering thread's slow path, after an event: takes the next queued event, or stops.
-    @usableFromInline
+    @inlinable
     mutating func next(_ delivery: borrowing DeliveryWord) -> Handoff {
         let leftovers = extras?.takeLeftovers() ?? SignalExtras.Leftovers()
         guard let extras, let pending = extras.queue.popFirst() else {
@@ -243,15 +251,21 @@ struct SignalState<Value, Failure: Error> {
         @usableFromInline var extras: SignalExtras<Value, Failure>?
         /// The run to end.
         @usableFromInline var runLifetime: Lifetime?
+
+        @inlinable
+        init(extras: SignalExtras<Value, Failure>?, runLifetime: Lifetime?) {
+            self.extras = extras
+            self.runLifetime = runLifetime
+        }
     }
 
     /// After the terminal event was delivered: the state lets go of everything; the thread stops delivering.
-    @usableFromInline
+    @inlinable
     mutating func finishTermination(_ delivery: borrowing DeliveryWord) -> Termination {
         let termination = Termination(extras: extras, runLifetime: runLifetime)
         extras = nil
         runLifetime = nil
-        delivery.releaseLocked()
+        delivery.terminateLocked()
         return termination
     }
 
@@ -311,17 +325,17 @@ final class SignalExtras<Value, Failure: Error> {
         @usableFromInline var boxes: [Unmanaged<Box>] = []
         @usableFromInline var lists: [ObserverList<Value, Failure>] = []
 
-        @usableFromInline
+        @inlinable
         init() {}
 
-        @usableFromInline
+        @inlinable
         consuming func release() {
             for box in boxes { box.release() }
             withExtendedLifetime(lists) {}
         }
     }
 
-    @usableFromInline
+    @inlinable
     func takeLeftovers() -> Leftovers {
         var leftovers = Leftovers()
         if !deferredReleases.isEmpty { swap(&leftovers.boxes, &deferredReleases) }

@@ -73,9 +73,9 @@ final class PropertyLink<Parts, Value>: @unchecked Sendable {
             guard !isCompleted else { return nil }
             change(&parts)
             guard let target, let value = combine(parts) else { return nil }
-            return target.submitChange(value).map { (target, $0) }
+            return target.stage(value).map { (target, $0) }
         }
-        if let (target, delivery) = outcome { target.signal.deliver(delivery) }
+        if let (target, delivery) = outcome { target.core.deliver(delivery) }
     }
 
     func complete() {
@@ -97,15 +97,5 @@ final class PropertyLink<Parts, Value>: @unchecked Sendable {
         }
         if completed { storage.complete() }
         return storage
-    }
-}
-
-extension PropertyStorage {
-    /// Stores `newValue` and submits it to the signal; the caller delivers after releasing its own lock.
-    func submitChange(_ newValue: Value) -> Signal<Value, Never>.Delivery? {
-        lock.locked { () -> Signal<Value, Never>.Delivery? in
-            current = newValue
-            return signal.submit(.value(newValue))
-        }
     }
 }

@@ -75,17 +75,20 @@ extension ItemList: RandomAccessCollection {
     public subscript(position: Int) -> Item {
         get {
             precondition(position >= 0 && position < count, "ItemList index \(position) out of range 0..<\(count)")
-            var node = root.unsafelyUnwrapped
+            // The descent takes no reference count: `self` keeps the whole tree alive meanwhile.
+            var node = Unmanaged.passUnretained(root.unsafelyUnwrapped)
             var offset = position
-            var level = height
-            while level > 0 {
-                let inner = unsafeDowncast(node, to: ItemListInner.self)
-                let found = inner.child(containing: offset)
-                node = inner.slots[found.slot].node
-                offset = found.offset
-                level -= 1
+            for _ in 0 ..< height {
+                node = node._withUnsafeGuaranteedRef { node in
+                    let inner = unsafeDowncast(node, to: ItemListInner.self)
+                    let found = inner.child(containing: offset)
+                    offset = found.offset
+                    return Unmanaged.passUnretained(inner.slots[found.slot].node)
+                }
             }
-            return unsafeDowncast(node, to: ItemListLeaf<Item>.self).items[offset]
+            let item = node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ItemListLeaf<Item>.self).items[offset] }
+            withExtendedLifetime(self) {}
+            return item
         }
         set {
             replaceItem(at: position, with: newValue)

@@ -146,31 +146,29 @@ public final class ChangingFeed: Sendable {
         public let misordered: [Int]
     }
 
-    /// A place in the feed: an item, or the tombstone of one deleted or re-ranked away (for cursors).
-    private struct Entry {
+    /// A live item and its rank key: keys increase down the feed, so a cursor that remembers a key keeps
+    /// its place whatever happens to the item it named.
+    private struct Slot {
         var item: Item
-        var alive: Bool
-        /// Unique among every entry the feed ever had.
-        let serial: Int
+        var key: Int64
     }
 
     private struct State {
-        /// Every place ever in the feed, in rank order.
-        var entries: [Entry]
+        /// The live items, in rank order.
+        var live: [Slot]
         var nextID: Int
-        var nextSerial: Int
         var requests = 0
         var served = 0
         var applied: [Change] = []
         var deletedInitial = Set<Int>()
         var moved = Set<Int>()
-        /// For each item a cursor named, the place it named when it was issued.
-        var cursors: [Int: Int] = [:]
+        /// For each item a cursor named, the key of its place when the cursor was issued.
+        var cursors: [Int: Int64] = [:]
         let initialCount: Int
         let script: Script
         var random: SplitMix64
 
-        var live: [Item] { entries.lazy.filter(\.alive).map(\.item) }
+        var items: [Item] { live.map(\.item) }
 
         /// IDs of the items in the feed from the start, never deleted and never re-ranked.
         var stable: Set<Int> {
@@ -178,32 +176,36 @@ public final class ChangingFeed: Sendable {
         }
     }
 
+    /// The distance between the keys of neighbouring items after a renumbering.
+    private static var keySpacing: Int64 { 1 << 20 }
+
     private let state: Locked<State>
 
     /// A feed of `count` items (IDs `0 ..< count`) that changes after each request as `script` says.
     public init(count: Int, script: Script = .none) {
         let seed: UInt64
         if case let .random(value, _) = script.kind { seed = value } else { seed = 0 }
-        state = Locked(State(entries: (0 ..< count).map { Entry(item: Item(id: $0), alive: true, serial: $0) },
-                             nextID: count, nextSerial: count, initialCount: count, script: script,
-                             random: SplitMix64(seed: seed)))
+        state = Locked(State(live: (0 ..< count).map { Slot(item: Item(id: $0), key: Int64($0) * Self.keySpacing) },
+                             nextID: count, initialCount: count, script: script, random: SplitMix64(seed: seed)))
     }
 
     // MARK: - Requests (each followed by the script's next step)
 
     /// Request: up to `limit` items from position `offset`.
     public func offset(_ offset: Int, limit: Int) -> [Item] {
-        answer { live in Array(live.dropFirst(max(0, offset)).prefix(max(0, limit))) }
+        answer { live in Self.slice(live, from: offset, count: limit) }
     }
 
     /// Request: page `page` of `size` items, pages counted from `firstPageIndex`; with the totals if
     /// `includeTotals`.
     public func page(_ page: Int, size: Int, firstPageIndex: Int = 1, includeTotals: Bool = false)
         -> PageNumberResponse<Item> {
-        answer { live in
-            let items = Array(live.dropFirst(max(0, (page - firstPageIndex) * size)).prefix(size))
+        state.withLock { state in
+            let items = Self.slice(state.live, from: (page - firstPageIndex) * size, count: size)
+            let count = state.live.count
+            Self.finish(&state, served: items.count)
             guard includeTotals else { return PageNumberResponse(items: items) }
-            return PageNumberResponse(items: items, totalPages: (live.count + size - 1) / size, totalItems: live.count)
+            return PageNumberResponse(items: items, totalPages: (count + size - 1) / size, totalItems: count)
         }
     }
 
@@ -213,39 +215,28 @@ public final class ChangingFeed: Sendable {
     public func cursor(after cursor: Int?, limit: Int) -> CursorResponse<Item, Int> {
         state.withLock { state in
             var start = 0
-            if let cursor {
-                let serial = state.cursors[cursor]
-                let place = serial.flatMap { serial in state.entries.firstIndex { $0.serial == serial } }
-                    ?? state.entries.firstIndex { $0.item.id == cursor }
-                start = place.map { $0 + 1 } ?? 0
+            if let cursor, let key = state.cursors[cursor] ?? state.live.first(where: { $0.item.id == cursor })?.key {
+                start = Self.firstIndex(in: state.live, after: key)
             }
-            var items: [Item] = []
-            var last: Entry?
-            var more = false
-            for entry in state.entries[start...] where entry.alive {
-                if items.count == limit {
-                    more = true
-                    break
-                }
-                items.append(entry.item)
-                last = entry
-            }
-            if more, let last { state.cursors[last.item.id] = last.serial }
+            let end = min(start + max(0, limit), state.live.count)
+            let items = state.live[start ..< end].map(\.item)
+            let more = end < state.live.count
+            if more, end > start { state.cursors[state.live[end - 1].item.id] = state.live[end - 1].key }
             Self.finish(&state, served: items.count)
-            return CursorResponse(items: items, nextCursor: more ? last?.item.id : nil)
+            return CursorResponse(items: items, nextCursor: more ? items.last?.id : nil)
         }
     }
 
     /// Request: the IDs of the whole feed, in rank order.
     public func ids() -> [Int] {
-        answer { live in live.map(\.id) }
+        answer { live in live.map(\.item.id) }
     }
 
     /// Request: the items with `ids` that are still in the feed, in the order of `ids`.
     public func items(ids: [Int]) -> [Item] {
         answer { live in
             var alive = [Int: Item](minimumCapacity: live.count)
-            for item in live { alive[item.id] = item }
+            for slot in live { alive[slot.item.id] = slot.item }
             return ids.compactMap { alive[$0] }
         }
     }
@@ -264,7 +255,7 @@ public final class ChangingFeed: Sendable {
     // MARK: - Inspection (not requests: the feed does not change)
 
     /// The feed as it is now, in rank order.
-    public var currentItems: [Item] { state.withLock { Array($0.live) } }
+    public var currentItems: [Item] { state.withLock { $0.items } }
 
     /// The number of requests answered.
     public var requestCount: Int { state.withLock { $0.requests } }
@@ -288,9 +279,8 @@ public final class ChangingFeed: Sendable {
     /// The duplicates and holes of `loaded` (what a source delivered, in order); `reachedEnd`: whether the
     /// source said the list was exhausted.
     public func audit(_ loaded: [Item], reachedEnd: Bool) -> Audit {
-        let (live, throughout, everIDs, stable) = state.withLock { state in
-            (Array(state.live), Set(0 ..< state.initialCount).subtracting(state.deletedInitial),
-             Set(state.entries.map(\.item.id)), state.stable)
+        let (live, throughout, nextID, stable) = state.withLock { state in
+            (state.items, Set(0 ..< state.initialCount).subtracting(state.deletedInitial), state.nextID, state.stable)
         }
         var seen = Set<Int>()
         var duplicates: [Int] = []
@@ -304,7 +294,7 @@ public final class ChangingFeed: Sendable {
             rankedBeforeEnd = []
         }
         let holes = rankedBeforeEnd.map(\.id).filter { throughout.contains($0) && !seen.contains($0) }
-        let unknown = loaded.map(\.id).filter { !everIDs.contains($0) }
+        let unknown = loaded.map(\.id).filter { !(0 ..< nextID).contains($0) }
 
         var rank = [Int: Int](minimumCapacity: stable.count)
         for (index, item) in live.enumerated() where stable.contains(item.id) { rank[item.id] = index }
@@ -325,20 +315,27 @@ public final class ChangingFeed: Sendable {
     // MARK: - Changing
 
     /// Answers a request with what `body` makes of the live items, then changes the feed.
-    private func answer<Value: Collection>(_ body: ([Item]) -> Value) -> Value {
+    private func answer<Value: Collection>(_ body: ([Slot]) -> Value) -> Value {
         state.withLock { state in
-            let value = body(Array(state.live))
+            let value = body(state.live)
             Self.finish(&state, served: value.count)
             return value
         }
     }
 
-    private func answer(_ body: ([Item]) -> PageNumberResponse<Item>) -> PageNumberResponse<Item> {
-        state.withLock { state in
-            let value = body(Array(state.live))
-            Self.finish(&state, served: value.items.count)
-            return value
+    private static func slice(_ live: [Slot], from offset: Int, count: Int) -> [Item] {
+        let start = min(max(0, offset), live.count)
+        return live[start ..< min(start + max(0, count), live.count)].map(\.item)
+    }
+
+    /// The index of the first item whose key is above `key` (binary search).
+    private static func firstIndex(in live: [Slot], after key: Int64) -> Int {
+        var (low, high) = (0, live.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if live[middle].key <= key { low = middle + 1 } else { high = middle }
         }
+        return low
     }
 
     /// Counts a request that served `served` items, and applies the script's next step.
@@ -354,7 +351,7 @@ public final class ChangingFeed: Sendable {
         case let .steps(steps):
             changes = state.requests < steps.count ? steps[state.requests] : []
         case let .random(_, churn):
-            changes = draw(churn, count: state.entries.count { $0.alive }, random: &state.random)
+            changes = draw(churn, count: state.live.count, random: &state.random)
         }
         for change in changes { apply(change, to: &state) }
     }
@@ -402,62 +399,72 @@ public final class ChangingFeed: Sendable {
     }
 
     private static func apply(_ change: Change, to state: inout State) {
-        /// The entry index of the live item at `position`, or `entries.count` past the end.
-        func entryIndex(ofLive position: Int) -> Int {
-            var remaining = position
-            for (index, entry) in state.entries.enumerated() where entry.alive {
-                if remaining == 0 { return index }
-                remaining -= 1
-            }
-            return state.entries.count
-        }
-        let liveCount = state.entries.count { $0.alive }
+        let liveCount = state.live.count
         switch change {
         case let .insert(count, at):
             let position = min(max(0, at), liveCount)
-            let fresh = (0 ..< max(0, count)).map {
-                Entry(item: Item(id: state.nextID + $0), alive: true, serial: state.nextSerial + $0)
-            }
-            state.nextID += fresh.count
-            state.nextSerial += fresh.count
-            state.entries.insert(contentsOf: fresh, at: entryIndex(ofLive: position))
-            state.applied.append(.insert(count: fresh.count, at: position))
+            let count = max(0, count)
+            let keys = freeKeys(count, at: position, in: &state)
+            let fresh = (0 ..< count).map { Slot(item: Item(id: state.nextID + $0), key: keys[$0]) }
+            state.nextID += count
+            state.live.insert(contentsOf: fresh, at: position)
+            state.applied.append(.insert(count: count, at: position))
         case let .delete(count, at):
             let position = min(max(0, at), liveCount)
             let count = min(max(0, count), liveCount - position)
-            for _ in 0 ..< count {
-                let index = entryIndex(ofLive: position)
-                state.entries[index].alive = false
-                let id = state.entries[index].item.id
-                if id < state.initialCount { state.deletedInitial.insert(id) }
+            for slot in state.live[position ..< position + count] where slot.item.id < state.initialCount {
+                state.deletedInitial.insert(slot.item.id)
             }
+            state.live.removeSubrange(position ..< position + count)
             state.applied.append(.delete(count: count, at: position))
         case let .move(from, to):
             guard liveCount > 0 else { return }
             let from = min(max(0, from), liveCount - 1)
             let to = min(max(0, to), liveCount - 1)
-            guard from != to else {
-                state.applied.append(.move(from: from, to: to))
-                return
-            }
-            // The item leaves a tombstone where it was (a cursor issued there keeps its place) and takes a
-            // new place: `to` among the other live items.
-            let origin = entryIndex(ofLive: from)
-            let item = state.entries[origin].item
-            state.entries[origin].alive = false
-            let entry = Entry(item: item, alive: true, serial: state.nextSerial)
-            state.nextSerial += 1
-            state.entries.insert(entry, at: entryIndex(ofLive: to))
+            defer { state.applied.append(.move(from: from, to: to)) }
+            guard from != to else { return }
+            // The item takes a new key at its new place, `to` among the other items; a cursor issued at its
+            // old place keeps that place.
+            let item = state.live.remove(at: from).item
+            let key = freeKeys(1, at: to, in: &state)[0]
+            state.live.insert(Slot(item: item, key: key), at: to)
             state.moved.insert(item.id)
-            state.applied.append(.move(from: from, to: to))
         case let .edit(at):
             guard liveCount > 0 else { return }
             let position = min(max(0, at), liveCount - 1)
-            let index = entryIndex(ofLive: position)
-            let item = state.entries[index].item
-            state.entries[index].item = Item(id: item.id, revision: item.revision + 1)
+            let item = state.live[position].item
+            state.live[position].item = Item(id: item.id, revision: item.revision + 1)
             state.applied.append(.edit(at: position))
         }
+    }
+
+    /// `count` increasing keys between the item before `position` and the item at it, renumbering every
+    /// key (and the cursors with them) when there is no room.
+    private static func freeKeys(_ count: Int, at position: Int, in state: inout State) -> [Int64] {
+        func bounds() -> (Int64, Int64) {
+            let gap = keySpacing * Int64(count + 1)
+            let low = position > 0 ? state.live[position - 1].key : (state.live.first?.key ?? 0) - gap
+            let high = position < state.live.count ? state.live[position].key : (state.live.last?.key ?? 0) + gap
+            return (low, high)
+        }
+        var (low, high) = bounds()
+        if high - low <= Int64(count) {
+            renumber(&state)
+            (low, high) = bounds()
+        }
+        let step = (high - low) / Int64(count + 1)
+        return (0 ..< count).map { low + step * Int64($0 + 1) }
+    }
+
+    /// Spaces the keys evenly again; a cursor keeps its place (just after the item it followed).
+    private static func renumber(_ state: inout State) {
+        var cursors: [Int: Int64] = [:]
+        for (id, key) in state.cursors {
+            let index = firstIndex(in: state.live, after: key)
+            cursors[id] = Int64(index) * keySpacing - 1
+        }
+        for index in state.live.indices { state.live[index].key = Int64(index) * keySpacing }
+        state.cursors = cursors
     }
 }
 

@@ -297,9 +297,9 @@ where Item.ID: Sendable {
                 }
             }
             if search < maxSearchDistance, requests < maxRequestsPerPage {
-                // Widen by a page's worth first (a window with nothing shown in it is a page or more off),
-                // then double.
-                search = min(maxSearchDistance, max(search * 2, limit))
+                // Widen by a page's worth (at least 8) first: a window with nothing shown in it is a page
+                // or more off. Then double.
+                search = min(maxSearchDistance, max(search * 2, limit, 8))
                 finding = .searching
                 return .request(nextRequest())
             }

@@ -269,3 +269,39 @@ extension ObservablePaginatedList where Item: Identifiable {
         await refreshing { $0.refresh(policy) }
     }
 }
+
+extension ObservablePaginatedList {
+    /// `items` with their indices, for `List` and `ForEach`: each row's `index` is what `rowAppeared(_:)`
+    /// takes, and rows are identified by their items' ids. Reading it reads `items` (a view that shows
+    /// `rows` is invalidated when `items` changes). Made in O(1); a row is made when it is read.
+    public var rows: Rows { Rows(items: items) }
+
+    /// An item of the list and its index in `items`.
+    public struct Row {
+        /// The item's index in `items` when the rows were read.
+        public let index: Int
+        /// The item.
+        public let item: Item
+    }
+
+    /// The rows of a list: `items`, each with its index, as a random-access collection.
+    public struct Rows: RandomAccessCollection {
+        let items: ItemList<Item>
+
+        /// The index of the first row, 0.
+        public var startIndex: Int { items.startIndex }
+        /// The number of rows.
+        public var endIndex: Int { items.endIndex }
+
+        /// The row at `index`, which must be in `startIndex ..< endIndex`.
+        public subscript(index: Int) -> Row { Row(index: index, item: items[index]) }
+    }
+}
+
+extension ObservablePaginatedList.Row: Identifiable where Item: Identifiable {
+    /// The item's id: a row is the same row wherever its item moves.
+    public var id: Item.ID { item.id }
+}
+
+extension ObservablePaginatedList.Row: Sendable where Item: Sendable {}
+extension ObservablePaginatedList.Rows: Sendable where Item: Sendable {}

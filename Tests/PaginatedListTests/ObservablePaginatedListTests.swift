@@ -218,6 +218,26 @@ struct ObservablePaginatedListInvalidationTests {
         #expect(list.isLoadingNextPage)
     }
 
+    @Test func rowsPairEachItemWithItsIndexAndAreInvalidatedWithTheItems() {
+        viewModel.loadNextPage()
+        let fired = Counter()
+        withObservationTracking { _ = list.rows } onChange: { fired.increment() }
+        source.lastRun.deliver([7, 8, 9], next: nil)
+        #expect(fired.count == 1)
+        #expect(list.rows.map(\.index) == [0, 1, 2])
+        #expect(list.rows.map(\.item) == [7, 8, 9])
+        #expect(list.rows[1].item == 8)
+    }
+
+    @Test func aRowIsIdentifiedByItsItem() {
+        let rows = PaginatedListViewModel<MirrorTestRow, TestError>(scheduler: ImmediateScheduler()) {
+            Producer(value: Page(items: [MirrorTestRow(id: 4, title: "four"), MirrorTestRow(id: 2, title: "two")], next: nil))
+        }
+        let list = ObservablePaginatedList(rows)
+        list.loadNextPage()
+        #expect(list.rows.map(\.id) == [4, 2])
+    }
+
     @Test func loadNextPageLoadsThePendingPage() {
         list.loadNextPage()
         #expect(source.runs.count == 1)

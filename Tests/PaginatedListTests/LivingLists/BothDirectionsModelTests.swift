@@ -105,6 +105,16 @@ final class BothDirectionsSession {
         case like, remove, insert, refreshReplace, refreshMerge, refreshReloadAll, fillGap, reset
     }
 
+    /// How often the sequences reached what the invariants are about (so that a change to the generator
+    /// that stops reaching it fails the test).
+    struct Coverage {
+        /// Steps with a load in flight at each end.
+        var bothEndsLoading = 0
+        /// Pages that landed on a window already full (a page was dropped).
+        var drops = 0
+    }
+
+    private(set) var coverage = Coverage()
     let seed: UInt64
     private var rng: SplitMix64
     let feed: WindowFeed
@@ -193,7 +203,9 @@ final class BothDirectionsSession {
             let waiting = feed.activeRuns
             let run = waiting[rng.below(waiting.count)]
             note += " \(run.range)"
+            let full = maxPages != nil && MachinePeek(viewModel)?.pageCount == maxPages
             run.deliver(feed.page(run.range))
+            if full, !run.range.isEmpty { coverage.drops += 1 }
         case .fail:
             let waiting = feed.activeRuns
             let run = waiting[rng.below(waiting.count)]
@@ -278,6 +290,7 @@ final class BothDirectionsSession {
                 }
             }
         }
+        if states.prepend.isLoading, states.append.isLoading { coverage.bothEndsLoading += 1 }
         // 4. One load per direction.
         let loading = [states.refresh, states.prepend, states.append].filter(\.isLoading).count
         if feed.activeRuns.count != loading {
@@ -322,8 +335,13 @@ struct BothDirectionsModelTests {
         var seeds = SplitMix64(seed: 0xB07_11)
         let sessions = ProcessInfo.processInfo.environment["PAGINATED_LIST_SEED"].flatMap(UInt64.init).map { [$0] }
             ?? (0 ..< 10_000).map { _ in seeds.next() }
+        var coverage = BothDirectionsSession.Coverage()
         for seed in sessions {
             let session = BothDirectionsSession(seed: seed)
+            defer {
+                coverage.bothEndsLoading += session.coverage.bothEndsLoading
+                coverage.drops += session.coverage.drops
+            }
             if BothDirectionsSession.tracing { print("seed \(seed): \(session.description)") }
             for _ in 0 ..< 24 where session.failure == nil { session.step() }
             if let failure = session.failure {
@@ -336,5 +354,8 @@ struct BothDirectionsModelTests {
                 return
             }
         }
+        guard sessions.count > 1 else { return }
+        #expect(coverage.bothEndsLoading >= 5_000, "\(coverage)")
+        #expect(coverage.drops >= 5_000, "\(coverage)")
     }
 }

@@ -66,6 +66,8 @@ enum ItemListBenchmarks: BenchmarkSuite {
         var update: [Double] = []
         var insert: [Double] = []
         var remove: [Double] = []
+        /// `update(id:)` of an id not held: the command's cost without an edit or a transition.
+        var miss: [Double] = []
         var bytesPerEdit: Double?
         var ok = true
     }
@@ -112,6 +114,7 @@ enum ItemListBenchmarks: BenchmarkSuite {
             return time { viewModel.remove(id: id) }
         }
         if let growth = peak?.growth { run.bytesPerEdit = Double(growth) / Double(updates + inserts + removes) }
+        run.miss = (0 ..< removes).map { _ in time { viewModel.update(id: -1) { $0.likes += 1 } } }
 
         // Verify: one snapshot per page and per edit; the final list holds what the edits say, ids unique.
         let items = viewModel.items.value
@@ -229,6 +232,8 @@ enum ItemListBenchmarks: BenchmarkSuite {
                 Figure(name: "\(label): plain [Post] / ours at \(items) items", value: format(arrayAtLarge / atLarge) + "x"),
             ]
         }
+        let miss = medianOf(large, \.miss)
+        result.figures.append(Figure(name: "update(id:) of an id not held (a command without an edit) at \(items) items", value: duration(miss)))
         if let bytes = largeHeap.bytesPerEdit {
             result.figures.append(Figure(name: "memory per retained edit (peak heap growth / edits)", value: format(bytes / 1_000) + " KB",
                                          target: "≤ 4 KB", met: bytes <= 4_000))
@@ -285,6 +290,42 @@ enum ItemListBenchmarks: BenchmarkSuite {
             Figure(name: "ItemList.append(contentsOf:) a page of 100, last 100 pages (median)", value: duration(last)),
             Figure(name: "ItemList.append: last / first", value: format(last / first) + "x", target: "≤ 1.5x", met: last / first <= 1.5),
         ]
+
+        // Edits of the list alone, every snapshot kept: what the view model's edits cost in the list.
+        do {
+            var list = appends[0].list
+            var snapshots: [ItemList<Int>] = []
+            snapshots.reserveCapacity(3_000)
+            var random = Random(state: 5)
+            let clock = ContinuousClock()
+            func time(_ body: () -> Void) -> Double {
+                let start = clock.now
+                body()
+                return nanoseconds(clock.now - start)
+            }
+            let page = Array(0 ..< 20)
+            let sets = (0 ..< 1_000).map { _ in
+                let at = random.below(list.count)
+                defer { snapshots.append(list) }
+                return time { list[at] = -1 }
+            }
+            let inserts = (0 ..< 1_000).map { k in
+                let at = k % 2 == 0 ? 0 : random.below(list.count + 1)
+                defer { snapshots.append(list) }
+                return time { list.insert(contentsOf: page, at: at) }
+            }
+            let removes = (0 ..< 1_000).map { _ in
+                let at = random.below(list.count)
+                defer { snapshots.append(list) }
+                return time { list.remove(at: at) }
+            }
+            blackHole(snapshots)
+            result.figures += [
+                Figure(name: "ItemList alone at \(items) items, snapshots kept: list[i] = x (median)", value: duration(median(sets))),
+                Figure(name: "ItemList alone: insert(contentsOf: 20 items, at:) (median)", value: duration(median(inserts))),
+                Figure(name: "ItemList alone: remove(at:) (median)", value: duration(median(removes))),
+            ]
+        }
 
         // Pages through the view model, Post (identified: ids de-duplicated) and Int.
         func viewModelRun<Item: Sendable>(_ chain: Producer<Page<Item, Never>, Never>) -> [Double] {

@@ -4,8 +4,9 @@ import PaginatedListTesting
 import Signals
 import Testing
 
-// One suite per point of "The view model's contract" in DESIGN.md. Unless a test says otherwise, the view
-// model runs on an `ImmediateScheduler` over a `ScriptedSource`, whose runs the test answers by hand.
+// One suite per point of the view model's contract (Docs/PaginatedListViewModel.md, "The contract").
+// Unless a test says otherwise, the view model runs on an `ImmediateScheduler` over a `ScriptedSource`,
+// whose runs the test answers by hand.
 
 private func makeViewModel(_ source: ScriptedSource, scheduler: any Scheduler = ImmediateScheduler()) -> TestViewModel {
     TestViewModel(dependency: source, scheduler: scheduler)

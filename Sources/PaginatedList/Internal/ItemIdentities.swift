@@ -27,6 +27,9 @@ class ItemIdentities<Item> {
     /// The position in `items` of the item whose id is `key`, if held.
     func position(ofKey key: AnyHashable, in items: ItemList<Item>) -> Int? { nil }
 
+    /// `item`'s id as a key, when items are found by identity.
+    func key(of item: Item) -> AnyHashable? { nil }
+
     /// A batch sorted by the rules of identity.
     struct SortedBatch {
         /// The held items the batch updates: by position, the last value for each.
@@ -115,6 +118,10 @@ final class IdentifiedItems<Item, Element: Identifiable>: ItemIdentities<Item> {
     override func position(ofIDOf item: Item, in items: ItemList<Item>) -> Int? {
         let key = id(of: item)
         return find(key, hash: key.hashValue, in: items)
+    }
+
+    override func key(of item: Item) -> AnyHashable? {
+        AnyHashable(id(of: item))
     }
 
     override func position(ofKey key: AnyHashable, in items: ItemList<Item>) -> Int? {

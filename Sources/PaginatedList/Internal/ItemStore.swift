@@ -33,6 +33,11 @@ struct ItemStore<Item> {
         identities.position(ofIDOf: item, in: items)
     }
 
+    /// The id of `item` as a key, when `Item` is `Identifiable`.
+    func key(of item: Item) -> AnyHashable? {
+        identities.key(of: item)
+    }
+
     /// The position of the item whose id is `key`, if held. O(log n).
     func position(ofKey key: AnyHashable) -> Int? {
         identities.position(ofKey: key, in: items)

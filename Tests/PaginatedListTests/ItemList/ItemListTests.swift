@@ -1,5 +1,6 @@
 import Dispatch
 @testable import PaginatedList
+import PaginatedListTesting
 import Synchronization
 import Testing
 
@@ -210,5 +211,53 @@ struct ItemListTests {
         #expect(mismatches.load(ordering: .relaxed) == 0)
         #expect(reads.load(ordering: .relaxed) > 0)
         #expect(published.withLock { $0.last?.count } == 3_000)
+    }
+
+    @Test func concurrentReadersOfSnapshotsWhileTheWriterEditsEverywhere() {
+        // One thread edits its list in every way (sets, inserts, removals, appends: each copies the nodes it
+        // shares with the snapshots already published) and publishes each snapshot with the array it must
+        // equal; three others read published snapshots in full, by iteration and by index, meanwhile. Run
+        // under the thread sanitizer: no snapshot may change, and no node a reader can reach is written.
+        let published = Locked<[(ItemList<Int>, [Int])]>([])
+        let done = Atomic<Bool>(false)
+        let mismatches = Atomic<Int>(0)
+        let reads = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            if worker == 0 {
+                var random = SplitMix64(seed: 11)
+                var list = ItemList(0 ..< 2_000)
+                var mirror = Array(0 ..< 2_000)
+                for step in 0 ..< 400 {
+                    let at = Int(random.next() % UInt64(mirror.count))
+                    switch step % 4 {
+                    case 0:
+                        list[at] = -step; mirror[at] = -step
+                    case 1:
+                        list.insert(contentsOf: [step, step], at: at); mirror.insert(contentsOf: [step, step], at: at)
+                    case 2:
+                        list.removeSubrange(at ..< min(at + 3, mirror.count)); mirror.removeSubrange(at ..< min(at + 3, mirror.count))
+                    default:
+                        list.append(contentsOf: 0 ..< 5); mirror.append(contentsOf: 0 ..< 5)
+                    }
+                    let snapshot = (list, mirror)
+                    published.withLock { $0.append(snapshot) }
+                }
+                done.store(true, ordering: .releasing)
+            } else {
+                var round = 0
+                while !done.load(ordering: .acquiring) || round < 2 {
+                    round += 1
+                    let snapshots = published.withLock { $0 }
+                    for (snapshot, expected) in snapshots.suffix(10) {
+                        if !snapshot.elementsEqual(expected) { mismatches.add(1, ordering: .relaxed) }
+                        if snapshot.indices.contains(where: { snapshot[$0] != expected[$0] }) { mismatches.add(1, ordering: .relaxed) }
+                        reads.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+        }
+        #expect(mismatches.load(ordering: .relaxed) == 0)
+        #expect(reads.load(ordering: .relaxed) > 0)
+        #expect(published.withLock { $0.allSatisfy { $0.0.elementsEqual($0.1) } })
     }
 }

@@ -1,14 +1,15 @@
 /// The list a `PaginatedListViewModel` holds: a persistent random-access collection of items, whose
 /// snapshots share their structure.
 ///
-/// An `ItemList` is a B+tree of chunks: leaves hold up to about 1 KB of items (16 to 128 of them), inner
-/// nodes up to 16 children with the number of items under each. Every leaf is at the same depth, so the
-/// tree has O(log n) levels.
+/// An `ItemList` is a B+tree of chunks: leaves hold as many items as fit in 1 KB (but at least 16 and at
+/// most 128), inner nodes up to 16 children with the number of items under each. Every leaf is
+/// at the same depth and every node but the root at least half full, so the tree has O(log n) levels.
 ///
 /// - A copy is O(1): it shares the whole tree. A mutation writes in place the nodes that only this list
 ///   holds and copies the nodes it shares (the ones on its path, O(log n) of them), so every earlier
 ///   snapshot stays intact and an observer that keeps every snapshot pays O(log n) memory per edit.
-/// - Reading `list[i]` is O(log n) with a small constant; iterating is O(1) per item (a leaf at a time).
+/// - Reading `list[i]` is O(log n) with a small constant (a branch-free search per level, no reference
+///   counting); iterating is O(1) per item (a leaf at a time).
 /// - Every edit (`append`, `insert(contentsOf:at:)`, `remove(at:)`, `removeSubrange(_:)`,
 ///   `replaceSubrange(_:with:)`, subscript set) is O(log n + k) for k items inserted or removed; appending
 ///   a page of k items is O(k) amortised plus O(log n) for the path.
@@ -75,17 +76,7 @@ extension ItemList: RandomAccessCollection {
     public subscript(position: Int) -> Item {
         get {
             precondition(position >= 0 && position < count, "ItemList index \(position) out of range 0..<\(count)")
-            // The descent takes no reference count: `self` keeps the whole tree alive meanwhile.
-            var node = Unmanaged.passUnretained(root.unsafelyUnwrapped)
-            var offset = position
-            for _ in 0 ..< height {
-                node = node._withUnsafeGuaranteedRef { node in
-                    let inner = unsafeDowncast(node, to: ItemListInner.self)
-                    let found = inner.child(containing: offset)
-                    offset = found.offset
-                    return Unmanaged.passUnretained(inner.slots[found.slot].node)
-                }
-            }
+            let (node, offset) = unretainedLeaf(at: position)
             let item = node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ItemListLeaf<Item>.self).items[offset] }
             withExtendedLifetime(self) {}
             return item
@@ -135,7 +126,7 @@ extension ItemList: RandomAccessCollection {
         }
 
         /// Moves to the next leaf and returns its first item; `nil` at the end.
-        @usableFromInline
+        @inlinable
         mutating func nextFromNextLeaf() -> Item? {
             guard nextLeafStart < list.count else { return nil }
             let (found, start) = list.leaf(at: nextLeafStart)
@@ -251,8 +242,7 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
         if root != nil, range.isEmpty || items.isEmpty {
             // Fast paths inside one leaf.
             // Only the leaf's count is kept: a reference to the leaf would make it look shared.
-            let (leafCount, offset) = range.isEmpty
-                ? leafCount(insertingAt: range.lowerBound) : leafCount(at: range.lowerBound)
+            let (leafCount, offset) = leafCount(at: range.lowerBound, inserting: range.isEmpty)
             if range.isEmpty, leafCount + items.count <= ItemListLeaf<Item>.maxCount {
                 modifyLeaf(insertingAt: range.lowerBound, delta: items.count) { leaf, at in
                     leaf.insert(copying: items, at: at)
@@ -282,42 +272,38 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
 // MARK: - Paths
 
 extension ItemList {
-    /// The leaf holding item `position` (in `0 ..< count`) and the item's offset in it. O(log n).
-    func leaf(at position: Int) -> (ItemListLeaf<Item>, Int) {
-        var node = root.unsafelyUnwrapped
+    /// The leaf holding item `position` (in `0 ..< count`), or with `inserting` the leaf where an insertion
+    /// at `position` (in `0 ... count`) goes, unretained, and the offset in it. O(log n).
+    ///
+    /// The descent takes no reference count: the caller keeps the list, and so the whole tree, alive.
+    @inlinable
+    func unretainedLeaf(at position: Int, inserting: Bool = false) -> (Unmanaged<ItemListNode>, Int) {
+        var node = Unmanaged.passUnretained(root.unsafelyUnwrapped)
         var offset = position
         for _ in 0 ..< height {
-            let inner = unsafeDowncast(node, to: ItemListInner.self)
-            let found = inner.child(containing: offset)
-            node = inner.slots[found.slot].node
-            offset = found.offset
+            node = node._withUnsafeGuaranteedRef { node in
+                let inner = unsafeDowncast(node, to: ItemListInner.self)
+                let found = inserting ? inner.child(insertingAt: offset) : inner.child(containing: offset)
+                offset = found.offset
+                return Unmanaged.passUnretained(inner.slots[found.slot].node)
+            }
         }
-        return (unsafeDowncast(node, to: ItemListLeaf<Item>.self), offset)
+        return (node, offset)
     }
 
-    /// The leaf where an insertion at `position` (in `0 ... count`) goes, and the offset in it.
-    func leaf(insertingAt position: Int) -> (ItemListLeaf<Item>, Int) {
-        var node = root.unsafelyUnwrapped
-        var offset = position
-        for _ in 0 ..< height {
-            let inner = unsafeDowncast(node, to: ItemListInner.self)
-            let found = inner.child(insertingAt: offset)
-            node = inner.slots[found.slot].node
-            offset = found.offset
-        }
-        return (unsafeDowncast(node, to: ItemListLeaf<Item>.self), offset)
+    /// The leaf holding item `position` (in `0 ..< count`), or with `inserting` the leaf where an insertion
+    /// at `position` (in `0 ... count`) goes, and the offset in it. O(log n).
+    @inlinable
+    func leaf(at position: Int, inserting: Bool = false) -> (ItemListLeaf<Item>, Int) {
+        let (node, offset) = unretainedLeaf(at: position, inserting: inserting)
+        return (unsafeDowncast(node.takeUnretainedValue(), to: ItemListLeaf<Item>.self), offset)
     }
 
-    /// The item count of the leaf holding item `position`, and the item's offset in it.
-    func leafCount(at position: Int) -> (count: Int, offset: Int) {
-        let (leaf, offset) = leaf(at: position)
-        return (leaf.count, offset)
-    }
-
-    /// The item count of the leaf where an insertion at `position` goes, and the offset in it.
-    func leafCount(insertingAt position: Int) -> (count: Int, offset: Int) {
-        let (leaf, offset) = leaf(insertingAt: position)
-        return (leaf.count, offset)
+    /// The item count of that leaf, and the offset in it (a reference to the leaf would make it look
+    /// shared to a mutation that follows).
+    func leafCount(at position: Int, inserting: Bool = false) -> (count: Int, offset: Int) {
+        let (node, offset) = unretainedLeaf(at: position, inserting: inserting)
+        return (node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ItemListLeaf<Item>.self).count }, offset)
     }
 
     /// Runs `body` on the leaf holding item `position`, made unique (every shared node on the path is

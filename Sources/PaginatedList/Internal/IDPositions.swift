@@ -85,6 +85,12 @@ final class IDPositions {
 
     /// The handle at `position` (in `0 ..< count`). O(log n).
     func handle(at position: Int) -> Int {
+        let (leaf, offset) = leaf(containing: position)
+        return leaf.handles[offset]
+    }
+
+    /// The leaf holding the handle at `position` (in `0 ..< count`), and its offset there. O(log n).
+    private func leaf(containing position: Int) -> (Node, Int) {
         var node = root
         var offset = position
         while !node.isLeaf {
@@ -95,7 +101,7 @@ final class IDPositions {
             }
             node = node.children[index]
         }
-        return node.handles[offset]
+        return (node, offset)
     }
 
     /// Every handle, in order. O(n).
@@ -143,16 +149,7 @@ final class IDPositions {
         removedHandles.reserveCapacity(range.count)
         var remaining = range.count
         while remaining > 0 {
-            var node = root
-            var offset = range.lowerBound
-            while !node.isLeaf {
-                var index = 0
-                while offset >= node.counts[index] {
-                    offset -= node.counts[index]
-                    index += 1
-                }
-                node = node.children[index]
-            }
+            let (node, offset) = leaf(containing: range.lowerBound)
             let removed = Swift.min(remaining, node.handles.count - offset)
             for handle in node.handles[offset ..< offset + removed] {
                 leaves[handle] = nil

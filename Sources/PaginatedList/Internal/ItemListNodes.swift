@@ -37,7 +37,7 @@ final class ItemListLeaf<Item>: ItemListNode {
 }
 
 extension ItemListLeaf {
-    /// The most items a leaf holds: about 1 KB of items, between 16 and 128.
+    /// The most items a leaf holds: 1 KB of items, but at least 16 and at most 128.
     @inlinable
     static var maxCount: Int { Swift.max(16, Swift.min(128, 1024 / Swift.max(1, MemoryLayout<Item>.stride))) }
 
@@ -259,6 +259,7 @@ extension ItemListInner {
     }
 
     /// Like `child(containing:)`, but `offset == total` gives the end of the last child.
+    @inlinable
     func child(insertingAt offset: Int) -> (slot: Int, offset: Int) {
         if offset == total { return (count - 1, slots[count - 1].count) }
         return child(containing: offset)

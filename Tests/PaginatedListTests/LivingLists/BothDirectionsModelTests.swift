@@ -99,7 +99,7 @@ final class WindowFeed: PaginatedListDependency {
 /// 6. An end shown `.complete` has nothing more: every feed id above the first held (below the last
 ///    held) is in `R`.
 /// 7. An `update(id:)` of a held item shows its new value at once.
-final class BothDirectionsSession {
+final class BothDirectionsSession: SeededSequence {
     enum Operation: CaseIterable {
         case loadNext, loadPrevious, prefetch, deliver, fail, lateDelivery
         case like, remove, insert, refreshReplace, refreshMerge, refreshReloadAll, fillGap, reset
@@ -138,9 +138,6 @@ final class BothDirectionsSession {
         viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: maxPages) { [feed] in feed.firstPage() }
         replayer = ChangeReplayer(viewModel)
     }
-
-    /// `PAGINATED_LIST_TRACE=1`: print each step (to find the step a crash happens at).
-    static let tracing = ProcessInfo.processInfo.environment["PAGINATED_LIST_TRACE"] != nil
 
     var description: String {
         "feed of \(feed.count) posts, pages of \(feed.size) from \(feed.start), maxPages \(maxPages.map(String.init) ?? "nil")"
@@ -252,7 +249,7 @@ final class BothDirectionsSession {
         }
         trail.append(note)
         let pagesMayChange = [.deliver, .remove, .insert, .reset].contains(operation)
-        if Self.tracing { print("  \(note) -> \(ids) gap \(viewModel.gap.value.map(String.init) ?? "-") \(viewModel.loadStates.value.prepend) \(MachinePeek(viewModel).map { "\($0.pageSizes)" } ?? "")") }
+        if tracingSequences { print("  \(note) -> \(ids) gap \(viewModel.gap.value.map(String.init) ?? "-") \(viewModel.loadStates.value.prepend) \(MachinePeek(viewModel).map { "\($0.pageSizes)" } ?? "")") }
         guard failure == nil else { return }
         check(liked: liked, pagesMayChange: pagesMayChange)
     }
@@ -332,29 +329,13 @@ final class BothDirectionsSession {
 struct BothDirectionsModelTests {
     /// 10,000 random sequences (or the one `PAGINATED_LIST_SEED` names), 24 steps each.
     @Test func tenThousandRandomSequencesKeepTheWindowContiguousAndBounded() {
-        var seeds = SplitMix64(seed: 0xB07_11)
-        let sessions = ProcessInfo.processInfo.environment["PAGINATED_LIST_SEED"].flatMap(UInt64.init).map { [$0] }
-            ?? (0 ..< 10_000).map { _ in seeds.next() }
         var coverage = BothDirectionsSession.Coverage()
-        for seed in sessions {
-            let session = BothDirectionsSession(seed: seed)
-            defer {
-                coverage.bothEndsLoading += session.coverage.bothEndsLoading
-                coverage.drops += session.coverage.drops
-            }
-            if BothDirectionsSession.tracing { print("seed \(seed): \(session.description)") }
-            for _ in 0 ..< 24 where session.failure == nil { session.step() }
-            if let failure = session.failure {
-                Issue.record("""
-                    seed \(seed): \(session.description)
-                    after \(session.trail.joined(separator: ", "))
-                    \(failure)
-                    (replay: PAGINATED_LIST_SEED=\(seed) swift test --filter BothDirectionsModelTests)
-                    """)
-                return
-            }
+        let ranAll = runSeededSequences(BothDirectionsSession.self, base: 0xB07_11, steps: 24,
+                                        filter: "BothDirectionsModelTests") { session in
+            coverage.bothEndsLoading += session.coverage.bothEndsLoading
+            coverage.drops += session.coverage.drops
         }
-        guard sessions.count > 1 else { return }
+        guard ranAll else { return }
         #expect(coverage.bothEndsLoading >= 5_000, "\(coverage)")
         #expect(coverage.drops >= 5_000, "\(coverage)")
     }

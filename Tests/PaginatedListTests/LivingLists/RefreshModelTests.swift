@@ -201,7 +201,7 @@ final class RefreshScriptFeed: PaginatedListDependency {
 /// a re-ranked feed is refreshed with `.reloadAll` (or `.replace`), not merged. So property 4 is not
 /// checked after a `.mergeOnTop` or `fillGap()` applied pages while a post had moved since the list
 /// was last replaced whole (`movesAllowHoles`); every other property is checked throughout.
-final class RefreshSession {
+final class RefreshSession: SeededSequence {
     /// How often the sequences reached what the properties are about (so that a change to the generator
     /// that stops reaching it fails the test).
     struct Coverage {
@@ -248,8 +248,6 @@ final class RefreshSession {
     private var checkMode: Mode?
     private(set) var trail: [String] = []
     private(set) var failure: String?
-
-    static let tracing = ProcessInfo.processInfo.environment["PAGINATED_LIST_TRACE"] != nil
 
     init(seed: UInt64) {
         self.seed = seed
@@ -462,7 +460,7 @@ final class RefreshSession {
         }
         if gapBefore == nil, viewModel.gap.value != nil { coverage.gapsOpened += 1 }
         trail.append(note)
-        if Self.tracing { print("  \(note) -> \(items) gap \(viewModel.gap.value.map(String.init) ?? "-")") }
+        if tracingSequences { print("  \(note) -> \(items) gap \(viewModel.gap.value.map(String.init) ?? "-")") }
         guard failure == nil else { return }
         check(expectations)
     }
@@ -550,30 +548,16 @@ final class RefreshSession {
 struct RefreshModelTests {
     /// 10,000 random sequences (or the one `PAGINATED_LIST_SEED` names), 24 steps each.
     @Test func tenThousandRandomSequencesNeverDuplicateNorLeaveASilentHole() {
-        var seeds = SplitMix64(seed: 0xF4E5_10)
-        let sessions = ProcessInfo.processInfo.environment["PAGINATED_LIST_SEED"].flatMap(UInt64.init).map { [$0] }
-            ?? (0 ..< 10_000).map { _ in seeds.next() }
         var coverage = RefreshSession.Coverage()
-        for seed in sessions {
-            let session = RefreshSession(seed: seed)
-            if RefreshSession.tracing { print("seed \(seed): \(session.description)") }
-            for _ in 0 ..< 24 where session.failure == nil { session.step() }
+        let ranAll = runSeededSequences(RefreshSession.self, base: 0xF4E5_10, steps: 24,
+                                        filter: "RefreshModelTests") { session in
             coverage.gapsOpened += session.coverage.gapsOpened
             coverage.unchangedChecks += session.coverage.unchangedChecks
             coverage.patches += session.coverage.patches
             coverage.holeChecksWithGap += session.coverage.holeChecksWithGap
             coverage.refreshesEnded.merge(session.coverage.refreshesEnded, uniquingKeysWith: +)
-            if let failure = session.failure {
-                Issue.record("""
-                    seed \(seed): \(session.description)
-                    after \(session.trail.joined(separator: ", "))
-                    \(failure)
-                    (replay: PAGINATED_LIST_SEED=\(seed) swift test --filter RefreshModelTests)
-                    """)
-                return
-            }
         }
-        guard sessions.count > 1 else { return }
+        guard ranAll else { return }
         #expect(coverage.gapsOpened >= 500, "\(coverage)")
         #expect(coverage.holeChecksWithGap >= 2_000, "\(coverage)")
         #expect(coverage.unchangedChecks >= 1_000, "\(coverage)")

@@ -10,6 +10,9 @@ import Synchronization
 final class PropertyStorage<Value>: @unchecked Sendable {
     @usableFromInline typealias Core = SignalCore<Value, Never>
 
+    // Inlinable where a set, a start of `producer` or a read goes: propertySet (`Benchmarks core`,
+    // `compare`). `modify` is not (no benchmark).
+
     @usableFromInline let core: Core
     /// The `Signal` around `core`, handed out as the property's `signal`.
     @usableFromInline let signal: Signal<Value, Never>
@@ -38,7 +41,7 @@ final class PropertyStorage<Value>: @unchecked Sendable {
         core.run(core.lock.locked { state.set(newValue, &core.state, core.delivery) }, value: newValue)
     }
 
-    @inlinable
+    @usableFromInline
     func modify<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         checkNotInsideModify()
         let modified = core.lock.locked { () -> PropertyState<Value>.Modification<R, E> in
@@ -167,18 +170,10 @@ struct PropertyState<Value> {
     }
 
     /// What a `modify` did under the lock: what its body returned or threw, and the change to deliver.
-    @usableFromInline
     struct Modification<R, E: Error> {
-        @usableFromInline let result: Result<R, E>
-        @usableFromInline let newValue: Value
-        @usableFromInline let start: Signal.ValueStart
-
-        @inlinable
-        init(result: Result<R, E>, newValue: Value, start: Signal.ValueStart) {
-            self.result = result
-            self.newValue = newValue
-            self.start = start
-        }
+        let result: Result<R, E>
+        let newValue: Value
+        let start: Signal.ValueStart
     }
 
     /// `set`, with the delivery queued for the caller to run later (see `StagedDelivery`).

@@ -5,13 +5,13 @@ extension EventTransformation where OutputFailure == Failure {
     @inlinable
     static func attemptMap(_ transform: @escaping @Sendable (Value) throws(Failure) -> Output) -> Self {
         Self { downstream in
-            var hasFailed = false
+            let hasFailed = Confined(false)
             return { value in
-                guard !hasFailed else { return }
+                guard !hasFailed.value else { return }
                 do throws(Failure) {
                     downstream.send(value: try transform(value))
                 } catch {
-                    hasFailed = true
+                    hasFailed.value = true
                     downstream.send(error: error)
                 }
             }

@@ -4,10 +4,10 @@ extension EventTransformation where OutputFailure == Failure {
     @inlinable
     static func scan(_ initial: Output, _ next: @escaping @Sendable (Output, Value) -> Output) -> Self {
         Self { downstream in
-            var accumulated = initial
+            let accumulated = Confined(initial)
             return { value in
-                accumulated = next(accumulated, value)
-                downstream.send(value: accumulated)
+                accumulated.value = next(accumulated.value, value)
+                downstream.send(value: accumulated.value)
             }
         }
     }

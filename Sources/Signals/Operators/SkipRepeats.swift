@@ -5,10 +5,10 @@ extension EventTransformation where Output == Value, OutputFailure == Failure {
     @inlinable
     static func skipRepeats(by isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Self {
         Self { downstream in
-            var previous: Value?
+            let previous = Confined<Value?>(nil)
             return { value in
-                if let previous, isEquivalent(previous, value) { return }
-                previous = value
+                if let last = previous.value, isEquivalent(last, value) { return }
+                previous.value = value
                 downstream.send(value: value)
             }
         }

@@ -358,6 +358,7 @@ extension ItemList {
         inner.header.pointee.total += delta
         let slots = inner.slots
         slots[found.slot].count += delta
+        if delta != 0 { inner.refreshEnds() }
         modify(&slots[found.slot].node, height: height - 1, position: found.offset, inserting: inserting, delta: delta, body)
     }
 
@@ -406,6 +407,7 @@ extension ItemList {
         let slots = inner.slots
         guard let sibling = insert(items, at: found.offset, into: &slots[found.slot].node, height: height - 1) else {
             slots[found.slot].count += items.count
+            inner.refreshEnds()
             return nil
         }
         slots[found.slot].count = ItemListTree<Item>.total(slots[found.slot].node, height: height - 1)
@@ -414,6 +416,7 @@ extension ItemList {
             (slots + found.slot + 2).moveInitialize(from: slots + found.slot + 1, count: inner.count - found.slot - 1)
             (slots + found.slot + 1).initialize(to: added)
             inner.header.pointee.count += 1
+            inner.refreshEnds()
             return nil
         }
         var all = Array(inner.buffer)

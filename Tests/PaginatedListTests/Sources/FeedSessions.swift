@@ -69,8 +69,13 @@ enum FeedSessions {
         static let firehose = Profile(name: "firehose", feedSizes: 50 ... 300, pageSizes: 5 ... 30) { pageSize in
             .init(deletes: 0 ... 1, moves: 0 ... 1, topInserts: pageSize ... 2 * pageSize)
         }
-        /// Pages of one or two items on a feed that moves.
+        /// Pages of one or two items, with an insertion, a deletion and an edit anywhere between two requests.
         static let tinyPages = Profile(name: "tiny pages", feedSizes: 20 ... 80, pageSizes: 1 ... 2) { _ in
+            .init(inserts: 0 ... 1, deletes: 0 ... 1, edits: 0 ... 1)
+        }
+        /// Beyond the bounds: pages of one or two items on a feed that is re-ranked faster than it is read
+        /// (up to five changes, one of them a re-rank, between two requests of one or two items).
+        static let tinyPagesReRanked = Profile(name: "tiny pages re-ranked", feedSizes: 20 ... 80, pageSizes: 1 ... 2) { _ in
             .init(inserts: 0 ... 2, deletes: 0 ... 2, moves: 0 ... 1)
         }
         /// Beyond the bounds: runs of 70-150 deletions (more than an offset source searches), often.

@@ -235,7 +235,8 @@ public struct HTTPClient: Sendable {
         case .cancelled: "cancelled"
         case .badURL: "the URL is malformed"
         case .unsupportedURL: "the URL's scheme is not supported"
-        case .badServerResponse: "the server's response could not be read"
+        case .badServerResponse:
+            "the server's response could not be read (the connection closed with no answer, or the answer is not HTTP)"
         case .cannotParseResponse: "the response could not be parsed"
         case .zeroByteResource: "the response was empty"
         case .resourceUnavailable: "the resource is unavailable"
@@ -247,26 +248,5 @@ public struct HTTPClient: Sendable {
         default: error.localizedDescription
         }
         return "\(text) (URLError \(error.code.rawValue))"
-    }
-}
-
-extension Producer where Value: Sendable {
-    /// Transforms each value with `transform`, failing the run with the error it throws.
-    func attemptMap<U: Sendable>(_ transform: @escaping @Sendable (Value) throws(Failure) -> U) -> Producer<U, Failure> {
-        Producer<U, Failure> { observer, lifetime in
-            lifetime.add(start { event in
-                switch event {
-                case let .value(value):
-                    do throws(Failure) {
-                        observer.send(value: try transform(value))
-                    } catch {
-                        observer.send(error: error)
-                    }
-                case let .failed(error): observer.send(error: error)
-                case .completed: observer.sendCompleted()
-                case .interrupted: observer.sendInterrupted()
-                }
-            })
-        }
     }
 }

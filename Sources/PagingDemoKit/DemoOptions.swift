@@ -1,5 +1,6 @@
 import Foundation
 import PaginatedList
+import PaginatedListHTTP
 import Signals
 
 /// The demo's settings, from its command line.
@@ -22,6 +23,8 @@ package struct DemoOptions: Equatable, Sendable {
     package var url: URL?
     /// How the endpoint pages (`--style`).
     package var style: HTTPStyle = .page
+    /// Where the endpoint's items are (`--items-at`); `nil`: where the style's API puts them.
+    package var itemsPath: JSONPath?
     /// The page source the list loads through, over the simulated feed (`--source`; not with `url`).
     package var source: DemoSource = .simulated
     /// Rows the simulated feed inserts, and rows it deletes, at random positions after every request
@@ -43,7 +46,7 @@ package struct DemoOptions: Equatable, Sendable {
     /// also returned, for the commands that drive it and the audit).
     package func makeList(scheduler: any Scheduler) -> (list: PaginatedListViewModel<Row, FeedError>, simulated: SimulatedFeed?) {
         if let url {
-            let feed = HTTPDemoFeed(url: url, style: style, pageSize: pageSize)
+            let feed = HTTPDemoFeed(url: url, style: style, pageSize: pageSize, items: itemsPath)
             return (PaginatedListViewModel(dependency: feed, scheduler: scheduler), nil)
         }
         let feed = makeFeed()
@@ -133,6 +136,12 @@ extension DemoInvocation {
                     throw OptionsError(message: "--style must be one of \(known), not '\(text)'")
                 }
                 options.style = style
+            case "items-at":
+                let text = try nextValue()
+                guard !text.isEmpty, !text.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+                    throw OptionsError(message: "--items-at must be a dotted key path such as data or result.items, not '\(text)'")
+                }
+                options.itemsPath = JSONPath(text)
             case "source":
                 options.source = try DemoSource.parse(try nextValue())
                 simulatedOnly.insert("--source")
@@ -148,6 +157,9 @@ extension DemoInvocation {
             throw OptionsError(message: "--url pages an HTTP endpoint, but \(flags.joined(separator: " and ")) "
                 + "\(flags.count == 1 ? "works" : "work") on the simulated feed only; use one or the other "
                 + "(how an endpoint pages is --style)")
+        }
+        if options.url == nil, options.itemsPath != nil {
+            throw OptionsError(message: "--items-at says where an HTTP endpoint's items are; it needs --url")
         }
         if options.source == .array && options.churn > 0 {
             throw OptionsError(message: "--churn changes the feed, but --source array pages a copy taken at start; "
@@ -180,13 +192,22 @@ extension DemoInvocation {
           --failure-rate P     chance from 0 to 1 that a load fails (default 0.1; 0 in script mode)
           --seed N             seed of the failure draws (default 1)
           --prefetch N         load the next page when at most N rows are below the cursor (default 5)
-          --url URL            page this HTTP endpoint; items are JSON objects with "id" and "title",
-                               in a top-level array or under "items"/"data"/"results"
+          --url URL            page this HTTP endpoint; items are JSON objects with an "id" (a number or
+                               a string) and a "title" or "name" (also under "attributes")
           --style STYLE        how the endpoint pages (default page):
-                                 page    ?page=P&limit=N (--page-size); ends at a short page or a total
-                                 cursor  "next_cursor" in the body, sent back as ?cursor=C
-                                 link    Link: <...>; rel="next" headers
-                                 offset  ?offset=O&limit=N, corrected for a feed that changes
+                                 page     ?page=P&limit=N (--page-size); ends at a short page or a total
+                                 cursor   "next_cursor" in the body, sent back as ?cursor=C
+                                 link     Link: <...>; rel="next" headers (GitHub)
+                                 offset   ?offset=O&limit=N, corrected for a feed that changes
+                                 stripe   items under "data", ?starting_after=<last id> while "has_more"
+                                 slack    items under "channels", "response_metadata.next_cursor",
+                                          {"ok": false} errors
+                                 notion   items under "results", "next_cursor" + "has_more", sent back
+                                          as ?start_cursor=C
+                                 jsonapi  items under "data", the next page at "links.next"
+                               (stripe, slack, notion and jsonapi set their page size, N, unless the
+                               URL does: limit, limit, page_size, page[size])
+          --items-at PATH      with --url: where the items are, a dotted key path (members, result.items)
           --source NAME        the page source over the simulated feed (default simulated):
                                  simulated  the feed's own chain: next offset = rows loaded
                                  page       PageNumberSource (page=N&size=S, with totals)

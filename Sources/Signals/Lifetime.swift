@@ -12,12 +12,17 @@ import Synchronization
 /// lifetime.observeEnded { print("ended") }
 /// _ = token   // dropping the last reference to `token` prints "ended"
 /// ```
-public final class Lifetime: Sendable {
-    @usableFromInline
-    let ended: Atomic<Bool>
-    private let actions = CompositeDisposable()
+public final class Lifetime: @unchecked Sendable {
+    // `@unchecked Sendable`: `state` is only read or written with `lock` held; `ended` is atomic.
 
-    @usableFromInline
+    /// Set once, when the lifetime ends (before the actions run).
+    @usableFromInline let ended: Atomic<Bool>
+    @usableFromInline let lock = Lock()
+    /// Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var state = LifetimeState()
+
+    // Creating a lifetime is part of every producer start (`Benchmarks core`: producer start).
+    @inlinable
     init() {
         ended = Atomic(false)
     }
@@ -31,7 +36,7 @@ public final class Lifetime: Sendable {
     /// - Returns: a disposable that unregisters `action`, or `nil` if it already ran.
     @discardableResult
     public func observeEnded(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        actions.add(action)
+        register(.action(action))
     }
 
     /// Disposes `disposable` when the lifetime ends, or at once if it already has.
@@ -39,14 +44,30 @@ public final class Lifetime: Sendable {
     /// - Returns: a disposable that unregisters it, or `nil` if it was disposed at once.
     @discardableResult
     public func add(_ disposable: (any Disposable)?) -> (any Disposable)? {
-        actions.add(disposable)
+        guard let disposable else { return nil }
+        return register(.dispose(disposable))
     }
 
-    /// Ends the lifetime: runs every registered action once. Later calls do nothing.
+    private func register(_ ending: LifetimeState.Ending) -> (any Disposable)? {
+        switch lock.locked({ state.register(ending, ended) }) {
+        case let .registered(token):
+            return AnyDisposable { [weak self] in self?.unregister(token) }
+        case .alreadyEnded:
+            ending.run()
+            return nil
+        }
+    }
+
+    private func unregister(_ token: UInt64) {
+        let removed = lock.locked { state.unregister(token) }
+        withExtendedLifetime(removed) {}   // released outside the lock
+    }
+
+    /// Ends the lifetime: runs every registered action once, in order. Later calls do nothing.
     @usableFromInline
     func end() {
-        if ended.exchange(true, ordering: .acquiringAndReleasing) { return }
-        actions.dispose()
+        guard let endings = lock.locked({ state.end(ended) }) else { return }
+        for (_, ending) in endings { ending.run() }
     }
 
     /// A new lifetime and the token that keeps it going: the lifetime ends when the token is released.
@@ -74,5 +95,63 @@ public final class Lifetime: Sendable {
         public func end() { lifetime.end() }
 
         deinit { lifetime.end() }
+    }
+}
+
+/// The lock-guarded state of a `Lifetime`: what to do when it ends. Each method says what the caller does
+/// once the lock is released.
+@usableFromInline
+struct LifetimeState {
+    /// One thing to do when the lifetime ends.
+    @usableFromInline
+    enum Ending {
+        case action(@Sendable () -> Void)
+        case dispose(any Disposable)
+
+        func run() {
+            switch self {
+            case let .action(action): action()
+            case let .dispose(disposable): disposable.dispose()
+            }
+        }
+    }
+
+    /// What is registered, in order, with the token that unregisters it. Empty (no allocation) until the
+    /// first registration.
+    var endings: [(token: UInt64, ending: Ending)] = []
+    var nextToken: UInt64 = 0
+
+    @usableFromInline
+    init() {}
+
+    /// The outcome of a registration.
+    enum Registration {
+        /// Registered: `token` unregisters it.
+        case registered(token: UInt64)
+        /// The lifetime has ended: run the ending at once.
+        case alreadyEnded
+    }
+
+    mutating func register(_ ending: Ending, _ ended: borrowing Atomic<Bool>) -> Registration {
+        if ended.load(ordering: .relaxed) { return .alreadyEnded }
+        let token = nextToken
+        nextToken += 1
+        endings.append((token, ending))
+        return .registered(token: token)
+    }
+
+    /// Removes the ending `token`; returns it, to be released outside the lock (`nil` if it ran or was
+    /// removed already).
+    mutating func unregister(_ token: UInt64) -> Ending? {
+        guard let index = endings.firstIndex(where: { $0.token == token }) else { return nil }
+        return endings.remove(at: index).ending
+    }
+
+    /// Marks the lifetime ended; returns the endings to run, in order (`nil` if it had already ended).
+    @usableFromInline
+    mutating func end(_ ended: borrowing Atomic<Bool>) -> [(token: UInt64, ending: Ending)]? {
+        if ended.exchange(true, ordering: .acquiringAndReleasing) { return nil }
+        defer { endings = [] }
+        return endings
     }
 }

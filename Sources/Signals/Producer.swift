@@ -25,7 +25,7 @@ public struct Producer<Value, Failure: Error> {
     /// action directly to an existing stream (a property's signal) instead of creating a run's signal.
     /// It must behave exactly like `startHandler` would.
     @usableFromInline
-    let directAttach: ((SignalCore<Value, Failure>.Action) -> any Disposable)?
+    let directAttach: ((ObserverAction<Value, Failure>) -> any Disposable)?
 
     /// A producer whose every run calls `startHandler` with the run's input and lifetime.
     ///
@@ -39,7 +39,7 @@ public struct Producer<Value, Failure: Error> {
     @inlinable
     init(
         _ startHandler: @escaping (Signal<Value, Failure>.Observer, Lifetime) -> Void,
-        directAttach: @escaping (SignalCore<Value, Failure>.Action) -> any Disposable
+        directAttach: @escaping (ObserverAction<Value, Failure>) -> any Disposable
     ) {
         self.startHandler = startHandler
         self.directAttach = directAttach
@@ -104,9 +104,7 @@ public struct Producer<Value, Failure: Error> {
     @discardableResult
     public func start(_ action: @escaping @Sendable (Event<Value, Failure>) -> Void = { _ in }) -> any Disposable {
         if let directAttach { return directAttach(.events(action)) }
-        let (signal, input) = Signal<Value, Failure>.pipe()
-        signal.observe(action)
-        return run(signal, input)
+        return run(observedBy: .events(action))
     }
 
     /// Starts a run and calls `action` with its every value; terminal events end it silently.
@@ -116,18 +114,14 @@ public struct Producer<Value, Failure: Error> {
     @discardableResult
     public func startWithValues(_ action: @escaping @Sendable (Value) -> Void) -> any Disposable {
         if let directAttach { return directAttach(.values(action)) }
-        let (signal, input) = Signal<Value, Failure>.pipe()
-        signal.observeValues(action)
-        return run(signal, input)
+        return run(observedBy: .values(action))
     }
 
     /// Starts a run that forwards every event to `observer`.
     @inlinable
     @discardableResult
     public func start(_ observer: Signal<Value, Failure>.Observer) -> any Disposable {
-        let (signal, input) = Signal<Value, Failure>.pipe()
-        signal.attachForwarding(observer)
-        return run(signal, input)
+        run(observedBy: .forwarding(values: { observer.send(value: $0) }, termination: { observer.send($0) }))
     }
 
     /// Starts a run and hands its signal to `setup` before the start handler runs, so that
@@ -137,22 +131,23 @@ public struct Producer<Value, Failure: Error> {
     @inlinable
     @discardableResult
     public func startWithSignal(_ setup: (Signal<Value, Failure>, any Disposable) -> Void) -> any Disposable {
-        let (signal, input) = Signal<Value, Failure>.pipe()
-        let disposable = RunDisposable(signal.core)
-        setup(signal, disposable)
-        return run(signal, input, disposable)
+        let core = SignalCore<Value, Failure>()
+        setup(Signal(core: core), core)
+        let lifetime = Lifetime()
+        core.endOnTermination(lifetime)
+        if !lifetime.hasEnded { startHandler(Signal.Observer(core), lifetime) }
+        return core
     }
 
+    /// A run with `action` as its one observer: a signal core (no `Signal` around it, which nobody could
+    /// reach), its input and its lifetime. The core is the run's disposable.
+    // Inlinable: producer start (`Benchmarks core`) costs twice as much unspecialised.
     @inlinable
-    func run(
-        _ signal: Signal<Value, Failure>, _ input: Signal<Value, Failure>.Observer,
-        _ disposable: RunDisposable<Value, Failure>? = nil
-    ) -> any Disposable {
+    func run(observedBy action: ObserverAction<Value, Failure>) -> any Disposable {
         let lifetime = Lifetime()
-        signal.core.endOnTermination(lifetime)
-        let disposable = disposable ?? RunDisposable(signal.core)
-        if !lifetime.hasEnded { startHandler(input, lifetime) }
-        return disposable
+        let core = SignalCore<Value, Failure>(run: lifetime, observedBy: action)
+        startHandler(Signal.Observer(core), lifetime)
+        return core
     }
 }
 
@@ -166,18 +161,12 @@ extension Signal {
     }
 }
 
-/// The disposable of a producer's run: interrupts the run's signal. Retains the signal's core (not the
-/// `Signal`), which holds nothing once the run has terminated.
-@usableFromInline
-final class RunDisposable<Value, Failure: Error>: Disposable {
-    @usableFromInline let core: SignalCore<Value, Failure>
-
-    @inlinable
-    init(_ core: SignalCore<Value, Failure>) { self.core = core }
+/// The disposable of a producer's run is its signal's core: disposing it interrupts the run. It holds
+/// nothing once the run has terminated.
+extension SignalCore: Disposable {
+    @usableFromInline
+    var isDisposed: Bool { isTerminated }
 
     @usableFromInline
-    var isDisposed: Bool { core.isTerminated }
-
-    @usableFromInline
-    func dispose() { core.send(.interrupted) }
+    func dispose() { send(.interrupted) }
 }

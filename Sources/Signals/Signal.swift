@@ -104,3 +104,11 @@ public final class Signal<Value, Failure: Error> {
 // and its delivery word is atomic). Values pass through it on the sending thread, or — when queued —
 // from a sender that held a `Signal.Observer`, which is `Sendable` only when `Value` is.
 extension Signal: @unchecked Sendable {}
+
+extension Signal {
+    /// The number of events the signal's queue of events waiting for a busy delivery holds without
+    /// growing (0 when it has no buffer). For the package's tests: the queue must follow the backlog.
+    package var pendingEventCapacity: Int {
+        core.lock.locked { core.state.extras?.queue.capacity ?? 0 }
+    }
+}

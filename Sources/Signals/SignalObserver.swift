@@ -88,6 +88,17 @@ extension Signal {
             }
         }
 
+        /// Sends a value from a stage of a fused producer: as `send(value:)`, with the signal's path called
+        /// rather than inlined (`SignalCore.forward(value:)`).
+        @inlinable
+        func forward(value: Value) {
+            if let unretainedCore {
+                unretainedCore._withUnsafeGuaranteedRef { $0.forward(value: value) }
+            } else {
+                unretainedForwarding.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.value(value) }
+            }
+        }
+
         /// Sends `failed(error)`: the stream ends with an error.
         @inlinable
         public func send(error: Failure) {
@@ -114,7 +125,10 @@ extension Signal {
 
         deinit {
             if let unretainedCore {
-                unretainedCore.takeUnretainedValue().send(.interrupted)
+                // Unspecialised here: skip the send (and its generic metadata look-ups) when the stream has
+                // already ended, as every producer run that sent its terminal event has.
+                let core = unretainedCore.takeUnretainedValue()
+                if !core.delivery.hasTerminated { core.send(.interrupted) }
                 unretainedCore.release()
             }
             unretainedForwarding?.release()

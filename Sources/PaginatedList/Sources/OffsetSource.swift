@@ -72,6 +72,7 @@ where Item.ID: Sendable {
     ///   - maxSearchDistance: how far the window widens, at most, when searching (doubling from 1
     ///     position each way), and how much it grows, at most, after the feed moved under it.
     ///   - maxRequestsPerPage: the most requests one page may make.
+    ///   - fetch: the request of at most `limit` items from a position of the feed.
     public init(limit: Int, maxSearchDistance: Int = 64, maxRequestsPerPage: Int = 8, fetch: @escaping Fetch) {
         precondition(limit > 0, "OffsetSource: limit must be positive")
         precondition(maxRequestsPerPage > 0, "OffsetSource: maxRequestsPerPage must be positive")

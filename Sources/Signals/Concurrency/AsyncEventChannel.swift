@@ -25,23 +25,9 @@ final class AsyncEventChannel<Value: Sendable, Failure: Error>: Sendable {
     }
 
     struct State {
-        var buffer: ContiguousArray<Value> = []
-        var head = 0
+        /// Values waiting for the iterator; a value handed out leaves the buffer at once.
+        var buffer = FIFO<Value>()
         var phase = Phase.open(waiter: nil)
-
-        mutating func takeBuffered() -> Value? {
-            guard head < buffer.count else { return nil }
-            let value = buffer[head]
-            head += 1
-            if head == buffer.count {
-                buffer.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 1024 && head * 2 >= buffer.count {
-                buffer.removeFirst(head)
-                head = 0
-            }
-            return value
-        }
     }
 
     private let state = Locked(State())
@@ -58,20 +44,10 @@ final class AsyncEventChannel<Value: Sendable, Failure: Error>: Sendable {
         case let .failed(error): step = .failed(error)
         case .completed, .interrupted: step = .finished
         }
-        let waiter = state.withLock { state -> UnsafeContinuation<Step, Never>? in
-            guard case let .open(waiter) = state.phase else { return nil }
-            if case let .value(value) = step {
-                if waiter != nil {
-                    state.phase = .open(waiter: nil)
-                } else {
-                    state.buffer.append(value)
-                }
-                return waiter
-            }
-            state.phase = waiter == nil ? .closing(step) : .closed
-            return waiter
+        switch state.withLock({ $0.receive(step) }) {
+        case .none: return
+        case let .resume(waiter): waiter.resume(returning: step)
         }
-        waiter?.resume(returning: step)
     }
 
     /// The next buffered value, or the end; suspends until one arrives. If the calling task is (or gets)
@@ -97,24 +73,56 @@ final class AsyncEventChannel<Value: Sendable, Failure: Error>: Sendable {
     /// Ends the iteration: drops buffered values, resumes a waiting `next` with `finished`, disposes
     /// the subscription. Idempotent.
     func cancel() {
-        let waiter = state.withLock { state -> UnsafeContinuation<Step, Never>? in
-            var waiter: UnsafeContinuation<Step, Never>?
-            if case let .open(suspended) = state.phase { waiter = suspended }
-            state.phase = .closed
-            state.buffer = []
-            state.head = 0
-            return waiter
+        switch state.withLock({ $0.cancel() }) {
+        case .none: break
+        case let .resume(waiter): waiter.resume(returning: .finished)
         }
-        waiter?.resume(returning: .finished)
         subscription.dispose()
     }
 }
 
 extension AsyncEventChannel.State {
+    /// What to do once the lock is released.
+    enum WaiterAction {
+        case none
+        /// Resume the suspended `next`.
+        case resume(UnsafeContinuation<AsyncEventChannel.Step, Never>)
+    }
+
+    /// Takes a step from the stream: hands it to the suspended `next`, if any, or buffers a value, or
+    /// keeps the end for when the buffer is drained. Steps after the end are dropped.
+    mutating func receive(_ step: AsyncEventChannel.Step) -> WaiterAction {
+        guard case let .open(waiter) = phase else { return .none }
+        if case let .value(value) = step {
+            if let waiter {
+                phase = .open(waiter: nil)
+                return .resume(waiter)
+            }
+            buffer.append(value)
+            return .none
+        }
+        guard let waiter else {
+            phase = .closing(step)
+            return .none
+        }
+        phase = .closed
+        return .resume(waiter)
+    }
+
+    /// Ends the iteration: drops the buffer; a suspended `next` is resumed with the end.
+    mutating func cancel() -> WaiterAction {
+        defer {
+            phase = .closed
+            buffer.removeAll()
+        }
+        if case let .open(waiter?) = phase { return .resume(waiter) }
+        return .none
+    }
+
     /// A buffered value or the end, if there is one; otherwise records `waiter` (when given) as the
     /// suspended `next` and returns `nil`.
     mutating func takeReady(orWait waiter: UnsafeContinuation<AsyncEventChannel.Step, Never>?) -> AsyncEventChannel.Step? {
-        if let value = takeBuffered() { return .value(value) }
+        if let value = buffer.popFirst() { return .value(value) }
         switch phase {
         case .open:
             if let waiter { phase = .open(waiter: waiter) }

@@ -40,12 +40,14 @@ package struct FIFO<Element> {
     var storage: Storage?
 
     /// An empty queue; it allocates on the first `append`.
+    @usableFromInline
     package init() {
         self.init(minimumCapacity: 4)
     }
 
     /// An empty queue that never shrinks below `minimumCapacity` once it has allocated (rounded up to a
     /// power of two, at least 1).
+    @usableFromInline
     package init(minimumCapacity: Int) {
         var rounded = 1
         while rounded < minimumCapacity { rounded &<<= 1 }
@@ -54,21 +56,26 @@ package struct FIFO<Element> {
     }
 
     /// The number of elements waiting.
+    @usableFromInline
     package var count: Int { storage?.header.count ?? 0 }
 
     /// Whether no element is waiting.
+    @usableFromInline
     package var isEmpty: Bool { count == 0 }
 
     /// The number of elements the buffer holds without growing (0 before the first `append`).
+    @usableFromInline
     package var capacity: Int { storage?.header.capacity ?? 0 }
 
     /// The element `popFirst()` would return, without removing it.
+    @usableFromInline
     package var first: Element? {
         guard let storage, storage.header.count > 0 else { return nil }
         return storage.withUnsafeMutablePointers { header, elements in elements[header.pointee.head] }
     }
 
     /// Adds `element` at the end. Amortised O(1).
+    @usableFromInline
     package mutating func append(_ element: Element) {
         let current = count
         if storage == nil || current == capacity {
@@ -85,6 +92,7 @@ package struct FIFO<Element> {
 
     /// Removes and returns the first element, or returns `nil` if the queue is empty. The slot it
     /// occupied is deinitialised before this returns. Amortised O(1).
+    @usableFromInline
     package mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         if !isKnownUniquelyReferenced(&storage) { resize(to: capacity) }
@@ -100,6 +108,7 @@ package struct FIFO<Element> {
     }
 
     /// Removes every element and frees the buffer.
+    @usableFromInline
     package mutating func removeAll() {
         storage = nil
     }

@@ -1,95 +1,36 @@
-import Synchronization
-
 /// The machinery behind a `Signal`: the observer list, the delivery queue and the termination state.
 ///
 /// **Ownership.** The input (`Signal.Observer`) and every observation's disposable retain the core;
-/// the core retains its attached observers (`Box`es) until they are detached or it terminates, and a
-/// delivery in progress retains the list it delivers to. The public `Signal` is a shell around the core,
-/// so a disposable never keeps the `Signal` alive, and a terminated core holds nothing. None of these
-/// references is weak: the per-event path never touches a weak-reference side table.
+/// the core retains its attached observers (`ObserverBox`es) until they are detached or it terminates,
+/// and a delivery in progress retains the list it delivers to. The public `Signal` is a shell around the
+/// core, so a disposable never keeps the `Signal` alive, and a terminated core holds nothing. None of
+/// these references is weak: the per-event path never touches a weak-reference side table.
 ///
-/// **Locking rule.** `lock` guards every `var` of the core. The atomic `delivery` word says whether a
-/// thread is delivering (`delivering`) and whether work waits for it (`pendingWork`). Only a thread
-/// holding `lock` moves the word out of `idle` or out of `pendingWork`; the delivering thread moves it
-/// from `delivering` back to `idle` without the lock (the uncontended path: one lock/unlock and one
-/// compare-and-swap per event). A sender that finds a delivery in progress queues its event and
-/// returns; the delivering thread drains the queue in FIFO order. No lock is held while an observer runs.
+/// **Locking rule.** `lock` guards `state` (a `SignalState`: each of its methods says what to do once the
+/// lock is released). The atomic `delivery` word says whether a thread is delivering and whether work
+/// waits for it (`DeliveryWord`). A sender that finds a delivery in progress queues its event and returns;
+/// the delivering thread drains the queue in FIFO order. No lock is held while an observer runs.
 ///
-/// **Per-event path.** The observer list holds `Unmanaged` boxes, each retained once by the list, so that
-/// a delivery iterates its snapshot of the list without retaining anything but the list's buffer. A box
-/// detached while a delivery is in progress is released by the delivering thread once that delivery ends
-/// (`deferredReleases`), never under it; while no delivery is in progress it is released at once, outside
-/// the lock. Boxes are immutable apart from their atomic `disposed` flag: the flag is what a delivery
-/// already in progress on another thread checks before calling an observer.
+/// **Per-event path.** The uncontended value costs one lock/unlock and one compare-and-swap, and retains
+/// nothing: the observer list (`ObserverList`, one allocation at a fixed address) holds its boxes with a
+/// manual retain, and the delivery reads the list and the boxes unretained. That is safe because while a
+/// delivery may be reading a list, the list is replaced rather than mutated, and a replaced list or a
+/// detached box is released by the delivering thread once it is done (`SignalExtras`). Boxes are
+/// immutable apart from their atomic word, whose `disposed` flag is what a delivery already in progress
+/// on another thread checks before calling an observer.
 ///
-/// **Numbers.** One counter numbers both observers (at attach) and events (at send): an observer
-/// receives the events numbered after it, that is, the events sent after it attached.
+/// **Numbers.** One counter numbers both observers (at attach) and queued events (at send): an observer
+/// receives the queued events numbered after it, that is, the events sent after it attached. An event
+/// delivered at once goes to the list of that moment, whose observers all attached before it.
+///
+/// **Inlining.** The paths the `Benchmarks` core suite and `../shared/bench/compare` time (send, attach
+/// and detach, property set, producer start) are `@inlinable`, so that a client specialises them for its
+/// value type: unspecialised, they cost several times more. The slow paths (a queued event, termination)
+/// are not.
 @usableFromInline
 final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
-    @usableFromInline
-    enum Action: Sendable {
-        case events(@Sendable (Event<Value, Failure>) -> Void)
-        case values(@Sendable (Value) -> Void)
-    }
-
-    /// One attached observer. The observer list holds each box with a manual retain (see "Per-event
-    /// path" above); deliveries in progress use it unretained.
-    @usableFromInline
-    final class Box: Sendable {
-        /// The action of an observer of every event (a no-op for an observer of values only).
-        @usableFromInline let events: @Sendable (Event<Value, Failure>) -> Void
-        /// The action of an observer of values only (a no-op for an observer of every event).
-        @usableFromInline let values: @Sendable (Value) -> Void
-        /// `token << 2 | valuesOnly << 1 | disposed`, in one word so that a box fits a 64-byte block.
-        /// The token (attach order: the key the core finds the box by, and the number of the last event
-        /// it misses) and `valuesOnly` never change; `disposed` is set when the observation is disposed,
-        /// so that a delivery in progress skips this observer.
-        @usableFromInline let word: Atomic<UInt64>
-
-        @inlinable
-        init(_ action: Action, token: UInt64) {
-            // Non-optional closures: an optional generic closure is re-abstracted (allocated) per call.
-            switch action {
-            case let .events(action):
-                events = action
-                values = { _ in }
-                word = Atomic(token << 2)
-            case let .values(action):
-                events = { _ in }
-                values = action
-                word = Atomic(token << 2 | 2)
-            }
-        }
-
-        /// Attach order: the key the core finds the box by, and the number of the last event it misses.
-        @inlinable
-        var token: UInt64 { word.load(ordering: .relaxed) >> 2 }
-
-        /// Whether the observation was disposed (or the signal terminated).
-        @inlinable
-        var isDisposed: Bool { word.load(ordering: .relaxed) & 1 != 0 }
-
-        /// Marks the observation disposed: a delivery in progress skips it from now on.
-        @inlinable
-        func markDisposed() { word.bitwiseOr(1, ordering: .releasing) }
-
-        /// Whether this observer should receive event number `sequence`: attached before it, not disposed.
-        @inlinable
-        func receives(_ sequence: UInt64) -> Bool {
-            let word = word.load(ordering: .relaxed)
-            return word & 1 == 0 && word >> 2 < sequence
-        }
-
-        /// Calls the observer's action with `event`.
-        @inlinable
-        func receive(_ event: Event<Value, Failure>) {
-            if word.load(ordering: .relaxed) & 2 != 0 {
-                if case let .value(value) = event { values(value) }
-            } else {
-                events(event)
-            }
-        }
-    }
+    @usableFromInline typealias Box = ObserverBox<Value, Failure>
+    @usableFromInline typealias List = ObserverList<Value, Failure>
 
     /// An event waiting to be delivered, and to whom: every observer, or only `target`.
     @usableFromInline
@@ -109,293 +50,115 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         var terminatesStream: Bool { target == nil && event.isTerminating }
     }
 
-    /// What the thread that became the deliverer must deliver.
+    /// What the thread that became the deliverer must deliver: an event, and the list of that moment.
     @usableFromInline
     struct Delivery {
         @usableFromInline var pending: Pending
-        @usableFromInline var observers: ContiguousArray<Unmanaged<Box>>
+        @usableFromInline var observers: List?
 
         @inlinable
-        init(pending: Pending, observers: ContiguousArray<Unmanaged<Box>>) {
+        init(pending: Pending, observers: List?) {
             self.pending = pending
             self.observers = observers
         }
     }
 
-    @usableFromInline
-    enum Phase {
-        /// Accepting events.
-        case alive
-        /// A terminal event is queued: later sends are dropped, observers may still attach.
-        case terminating
-        /// The terminal event is delivered or being delivered: observers are released.
-        case terminated
-    }
-
-    /// State that only some signals need, allocated on first use.
-    @usableFromInline
-    final class Extras {
-        /// The lifetime of the producer run this signal carries: ended once the terminal event is delivered.
-        @usableFromInline @exclusivity(unchecked) var runLifetime: Lifetime?
-        /// Events sent while a delivery was in progress, waiting for the delivering thread (FIFO from `queueHead`).
-        @usableFromInline @exclusivity(unchecked) var queue: ContiguousArray<Pending?> = []
-        @usableFromInline @exclusivity(unchecked) var queueHead = 0
-        /// Objects kept alive until termination (a run's input that its handler asked to keep).
-        @usableFromInline @exclusivity(unchecked) var keptAlive: [AnyObject] = []
-        /// Boxes detached during a delivery: the delivering thread releases them when it is done.
-        @usableFromInline @exclusivity(unchecked) var deferredReleases: [Unmanaged<Box>] = []
-        /// Observer lists replaced during a delivery (which may still be reading them): the delivering
-        /// thread drops them when it is done. Dropping a list does not release its boxes.
-        @usableFromInline @exclusivity(unchecked) var retiredLists: [ContiguousArray<Unmanaged<Box>>] = []
-
-        @usableFromInline init() {}
-    }
-
-    @inlinable static var idle: UInt32 { 0 }
-    @inlinable static var delivering: UInt32 { 1 }
-    @inlinable static var pendingWork: UInt32 { 2 }
-
     @usableFromInline let lock = Lock()
-    @usableFromInline let delivery = Atomic<UInt32>(0)
-
-    // Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) var phase: Phase = .alive
-    @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<Unmanaged<Box>> = []
-    /// The elements of `observers`, for the uncontended send, which reads them without retaining the
-    /// list: while a delivery may be reading it, the list is never mutated in place (see `mutateObservers`).
-    @usableFromInline @exclusivity(unchecked) var observerElements: UnsafeBufferPointer<Unmanaged<Box>> =
-        UnsafeBufferPointer(start: nil, count: 0)
-    /// Numbers observers (at attach) and events (at send).
-    @usableFromInline @exclusivity(unchecked) var nextNumber: UInt64 = 0
-    @usableFromInline @exclusivity(unchecked) var extras: Extras?
+    @usableFromInline let delivery = DeliveryWord()
+    /// Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var state = SignalState<Value, Failure>()
 
     @inlinable
     init() {}
 
+    /// The core of a producer's run, with `action` attached and `lifetime` ended on termination. Nothing
+    /// else holds the core yet: the state is set without the lock.
+    @inlinable
+    init(run lifetime: Lifetime, observedBy action: ObserverAction<Value, Failure>) {
+        state.runLifetime = lifetime
+        _ = state.attach(.passRetained(Box(action)), delivery)
+    }
+
     deinit {
+        // A terminated core holds nothing: return before touching (and looking up the metadata of) the
+        // generic parts of its state, as every producer run that ended does.
+        if delivery.hasTerminated { return }
         // A core freed before terminating (a property's signal, say) still owns its list's references.
-        for box in observers { box.release() }
-        for box in extras?.deferredReleases ?? [] { box.release() }
+        if let list = state.observers?.takeRetainedValue() { list.forEach { $0.release() } }
+        for box in state.extras?.deferredReleases ?? [] { box.release() }
     }
 
     // MARK: - Attaching and detaching
 
     /// Attaches `action` for the events sent from now on; `nil` if the signal has terminated.
     @inlinable
-    func attach(_ action: Action) -> Observation<Value, Failure>? {
-        let attached = lock.locked { () -> (token: UInt64, retired: ContiguousArray<Unmanaged<Box>>?)? in
-            guard phase != .terminated else { return nil }
-            let token = nextNumber
-            nextNumber &+= 1
-            let box = Box(action, token: token)
-            return (token, mutateObservers { $0.append(.passRetained(box)) })
-        }
-        guard let token = attached?.token else { return nil }
-        return Observation(self, token)
-    }
-
-    /// Attaches `action` and submits `initial` for it alone, ahead of every event sent later. Disposing the
-    /// returned disposable sends it `interrupted`. Call while holding a lock that orders `initial` with
-    /// later sends (a property's lock); run the returned delivery, if any, once that lock is released.
-    @inlinable
-    func attach(_ action: Action, initial: Event<Value, Failure>) -> (token: UInt64?, delivery: Delivery?) {
-        lock.locked { () -> (UInt64?, Delivery?) in
-            guard phase != .terminated else { return (nil, nil) }
-            let token = nextNumber
-            nextNumber &+= 1
-            let box = Box(action, token: token)
-            // A list retired here holds unretained references only: dropping it runs no user code.
-            _ = mutateObservers { $0.append(.passRetained(box)) }
-            return (token, enqueueLocked(initial, target: box))
+    func attach(_ action: ObserverAction<Value, Failure>) -> Observation<Value, Failure>? {
+        let box = Unmanaged.passRetained(Box(action))
+        switch lock.locked({ state.attach(box, delivery) }) {
+        case let .attached(token, released):
+            released.release()
+            return Observation(self, token)
+        case .rejected:
+            box.release()
+            return nil
         }
     }
 
-    /// Detaches the observer `token`; it is released outside the lock (or when the delivery in progress ends).
+    /// Detaches the observer `token`; it is released outside the lock (or when the delivery in progress
+    /// ends). With `interrupting`, it alone receives `interrupted` first, after the events already sent.
     @inlinable
-    func detach(_ token: UInt64) {
-        let removed = lock.locked { () -> (box: Unmanaged<Box>?, list: ContiguousArray<Unmanaged<Box>>?)? in
-            guard let index = index(of: token) else { return nil }
-            var box: Unmanaged<Box>!
-            let list = mutateObservers { box = $0.remove(at: index) }
-            box._withUnsafeGuaranteedRef { $0.markDisposed() }
-            return (releaseLocked(box), list)
+    func detach(_ token: UInt64, interrupting: Bool) {
+        switch lock.locked({ state.detach(token, interrupting: interrupting, delivery) }) {
+        case .notAttached:
+            return
+        case let .detached(released, started):
+            released.release()
+            if let started { deliver(started) }
         }
-        removed?.box?.release()
-        withExtendedLifetime(removed?.list) {}
-    }
-
-    /// Detaches the observer `token` and sends it alone `interrupted`, after the events already sent.
-    @inlinable
-    func detachInterrupting(_ token: UInt64) {
-        let (removed, list, delivery) = lock.locked {
-            () -> (Unmanaged<Box>?, ContiguousArray<Unmanaged<Box>>?, Delivery?) in
-            guard let index = index(of: token) else { return (nil, nil, nil) }
-            var box: Unmanaged<Box>!
-            let list = mutateObservers { box = $0.remove(at: index) }
-            let removed = releaseLocked(box)
-            return (removed, list, enqueueLocked(.interrupted, target: box.takeUnretainedValue()))
-        }
-        removed?.release()
-        withExtendedLifetime(list) {}
-        if let delivery { deliver(delivery) }
-    }
-
-    /// The list's reference to a detached box: returned, to be released at once outside the lock, if no
-    /// delivery is in progress; otherwise handed to the delivering thread. Must be called with `lock` held.
-    @inlinable
-    func releaseLocked(_ box: Unmanaged<Box>) -> Unmanaged<Box>? {
-        guard flagWorkLocked() else { return box }
-        extrasLocked.deferredReleases.append(box)
-        return nil
     }
 
     /// Whether the observer `token` is still attached.
     @inlinable
     func isAttached(_ token: UInt64) -> Bool {
-        lock.locked { index(of: token) != nil }
-    }
-
-    /// Mutates the observer list: in place if no delivery is in progress; otherwise on a copy, retiring the
-    /// old list to the delivering thread (which may be reading it). Must be called with `lock` held.
-    /// Returns a retired list to drop outside the lock (`nil` if the delivering thread will drop it).
-    @inlinable
-    func mutateObservers(
-        _ body: (inout ContiguousArray<Unmanaged<Box>>) -> Void
-    ) -> ContiguousArray<Unmanaged<Box>>? {
-        var retired: ContiguousArray<Unmanaged<Box>>?
-        if delivery.load(ordering: .acquiring) == Self.idle {
-            body(&observers)
-        } else {
-            var copy = ContiguousArray<Unmanaged<Box>>()
-            copy.reserveCapacity(observers.count + 1)
-            copy.append(contentsOf: observers)
-            body(&copy)
-            swap(&copy, &observers)
-            retired = retireLocked(copy)
-        }
-        observerElements = observers.withUnsafeBufferPointer { $0 }
-        return retired
-    }
-
-    /// Hands a replaced observer list to the delivering thread, or returns it (to drop outside the lock) if
-    /// the delivery ended meanwhile. Must be called with `lock` held.
-    @inlinable
-    func retireLocked(_ list: ContiguousArray<Unmanaged<Box>>) -> ContiguousArray<Unmanaged<Box>>? {
-        guard flagWorkLocked() else { return list }
-        extrasLocked.retiredLists.append(list)
-        return nil
-    }
-
-    /// Tells the delivering thread, if there is one, that work waits for it (it will take the lock before
-    /// it stops); `false` if no delivery is in progress. Must be called with `lock` held: only a lock
-    /// holder moves the delivery word out of `idle`, so the answer holds until the lock is released.
-    @inlinable
-    func flagWorkLocked() -> Bool {
-        var state = delivery.load(ordering: .acquiring)
-        if state == Self.delivering {
-            let result = delivery.compareExchange(
-                expected: Self.delivering, desired: Self.pendingWork, ordering: .acquiringAndReleasing)
-            state = result.exchanged ? Self.pendingWork : result.original
-        }
-        return state != Self.idle
-    }
-
-    /// `extras`, allocated on first use. Must be called with `lock` held.
-    @inlinable
-    var extrasLocked: Extras {
-        if let extras { return extras }
-        let created = Extras()
-        extras = created
-        return created
-    }
-
-    /// Must be called with `lock` held. Tokens increase along the list: binary search.
-    @inlinable
-    func index(of token: UInt64) -> Int? {
-        var low = 0
-        var high = observers.count
-        while low < high {
-            let middle = (low + high) / 2
-            let candidate = observers[middle]._withUnsafeGuaranteedRef { $0.token }
-            if candidate == token { return middle }
-            if candidate < token { low = middle + 1 } else { high = middle }
-        }
-        return nil
+        lock.locked { state.isAttached(token) }
     }
 
     // MARK: - Sending
 
-    /// How a sender goes on after submitting an event under the lock.
-    @usableFromInline
-    enum Start {
-        /// Nothing to deliver: the event was dropped, or queued for the thread delivering.
-        case none
-        /// The uncontended value: deliver it to these observers, numbered `sequence`. The list is not
-        /// retained: until this delivery ends it is replaced rather than mutated (see `mutateObservers`).
-        case value(UnsafeBufferPointer<Unmanaged<Box>>, sequence: UInt64)
-        /// Anything else: run this delivery.
-        case delivery(Delivery)
-    }
-
     /// Sends `event`: delivers it now, or queues it behind the delivery in progress.
     @inlinable
     func send(_ event: Event<Value, Failure>) {
-        run(begin(event), event)
+        if case let .value(value) = event { return send(value: value) }
+        if let started = submit(event) { deliver(started) }
     }
 
-    /// Sends a value: the uncontended case without building a `Start` (nothing to destroy afterwards);
-    /// anything else goes through `send(_:)`.
+    /// Sends a value: the uncontended value is delivered to the observer list of the moment, without
+    /// queueing or retaining anything.
     @inlinable
     func send(value: Value) {
-        let start = lock.locked { () -> (observers: UnsafeBufferPointer<Unmanaged<Box>>, sequence: UInt64)? in
-            guard phase == .alive, delivery.load(ordering: .acquiring) == Self.idle else { return nil }
-            delivery.store(Self.delivering, ordering: .relaxed)
-            let sequence = nextNumber
-            nextNumber &+= 1
-            return (observerElements, sequence)
-        }
-        guard let start else { return send(.value(value)) }
-        Self.deliver(.value(value), to: start.observers, numbered: start.sequence)
-        if delivery.compareExchange(
-            expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing
-        ).exchanged {
-            return
-        }
-        if let next = nextDelivery() { deliver(next) }
+        run(lock.locked { state.startValue(value, delivery) }, value: value)
     }
 
-    /// Submits `event` under the lock; `run` must be called with the result once the caller's own lock
-    /// (if any) is released. The uncontended value costs one lock/unlock and retains nothing.
-    @inlinable
-    func begin(_ event: Event<Value, Failure>) -> Start {
-        lock.locked { () -> Start in
-            if case .value = event, phase == .alive, delivery.load(ordering: .acquiring) == Self.idle {
-                delivery.store(Self.delivering, ordering: .relaxed)
-                let sequence = nextNumber
-                nextNumber &+= 1
-                return .value(observerElements, sequence: sequence)
-            }
-            if let delivery = enqueueLocked(event, target: nil) { return .delivery(delivery) }
-            return .none
-        }
+    /// `send(value:)`, called rather than inlined: for the stages of a fused producer, which send either
+    /// into the next stage or into the run's signal, and stay small when this path is a call.
+    // Never inlined, with `run` and `ObserverList.deliver(value:)` always inlined into it: cold5map
+    // (`Benchmarks core`, `compare`) measured 313 instructions per value so, 353 when every stage inlines
+    // the signal's path, 333 when this function calls `run`.
+    @inlinable @inline(never)
+    func forward(value: Value) {
+        send(value: value)
     }
 
-    /// Delivers what `begin` started, then whatever was queued meanwhile.
-    @inlinable
-    func run(_ start: consuming Start, _ event: Event<Value, Failure>) {
+    /// Goes on after `SignalState.startValue`, once the lock is released. (Always inlined: see `forward`.)
+    @inlinable @inline(__always)
+    func run(_ start: consuming SignalState<Value, Failure>.ValueStart, value: Value) {
         switch consume start {
         case .none:
             return
-        case let .value(observers, sequence):
-            Self.deliver(event, to: observers, numbered: sequence)
-            if delivery.compareExchange(
-                expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing
-            ).exchanged {
-                return
-            }
+        case let .deliver(list):
+            list._withUnsafeGuaranteedRef { $0.deliver(value: value) }
+            if delivery.finish() { return }
             if let next = nextDelivery() { deliver(next) }
-        case let .delivery(delivery):
-            deliver(delivery)
         }
     }
 
@@ -403,53 +166,12 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     /// thread; `nil` if the event was dropped (after a terminal event) or queued.
     @inlinable
     func submit(_ event: Event<Value, Failure>) -> Delivery? {
-        lock.locked { enqueueLocked(event, target: nil) }
+        lock.locked { state.submit(event, to: nil, delivery) }
     }
 
-    /// Must be called with `lock` held.
-    @inlinable
-    func enqueueLocked(_ event: Event<Value, Failure>, target: Box?) -> Delivery? {
-        switch phase {
-        case .alive: break
-        case .terminating: if target == nil { return nil }
-        case .terminated: return nil
-        }
-        let pending = Pending(event: event, target: target, sequence: nextNumber)
-        nextNumber &+= 1
-        guard flagWorkLocked() else {
-            delivery.store(Self.delivering, ordering: .relaxed)
-            return startLocked(pending)
-        }
-        if pending.terminatesStream { phase = .terminating }
-        extrasLocked.queue.append(pending)
-        return nil
-    }
-
-    /// The delivery of `pending`, taking the observer list with it if `pending` ends the stream.
-    @inlinable
-    func startLocked(_ pending: Pending) -> Delivery {
-        if pending.terminatesStream {
-            phase = .terminated
-            let released = observers
-            observers = []
-            observerElements = UnsafeBufferPointer(start: nil, count: 0)
-            return Delivery(pending: pending, observers: released)
-        }
-        return Delivery(pending: pending, observers: observers)
-    }
-
-    /// Calls every observer of `observers` attached before event number `sequence` and not disposed.
-    /// The boxes are used unretained: the list's references keep them alive until the delivery ends.
-    @inlinable
-    static func deliver<Observers: Sequence<Unmanaged<Box>>>(
-        _ event: Event<Value, Failure>, to observers: Observers, numbered sequence: UInt64
-    ) {
-        for unmanaged in observers {
-            unmanaged._withUnsafeGuaranteedRef { box in
-                if box.receives(sequence) { box.receive(event) }
-            }
-        }
-    }
+    // The slow paths below are inlinable too: every producer run ends through them, and producer start
+    // (`Benchmarks core`, the `producerStart` row of the A/B runs) spent most of its time looking up
+    // generic metadata in them, unspecialised.
 
     /// Delivers `first`, then whatever was queued meanwhile, until nothing is left.
     @inlinable
@@ -458,112 +180,77 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         while true {
             let pending = current.pending
             if let target = pending.target {
-                if !target.isDisposed { target.receive(pending.event) }
+                target.receive(pending.event, numbered: .max)
                 if pending.event.isTerminating { target.markDisposed() }
             } else if pending.event.isTerminating {
                 // Every attached observer receives the terminal event, even one attached after it was sent.
-                Self.deliver(pending.event, to: current.observers, numbered: .max)
+                current.observers?.deliver(pending.event, numbered: .max)
                 finishTermination(current.observers)
                 return
             } else {
-                Self.deliver(pending.event, to: current.observers, numbered: pending.sequence)
+                current.observers?.deliver(pending.event, numbered: pending.sequence)
             }
-            if delivery.compareExchange(
-                expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing
-            ).exchanged {
-                return
-            }
+            if delivery.finish() { return }
             guard let next = nextDelivery() else { return }
             current = next
         }
     }
 
-    /// The delivering thread's slow path: takes the next queued event, or returns to idle.
-    @usableFromInline
+    /// The delivering thread's slow path: takes the next queued event, or stops delivering.
+    @inlinable
     func nextDelivery() -> Delivery? {
-        var deferred: [Unmanaged<Box>] = []
-        var retired: [ContiguousArray<Unmanaged<Box>>] = []
-        let next = lock.locked { () -> Delivery? in
-            if let extras {
-                if !extras.deferredReleases.isEmpty {
-                    deferred = extras.deferredReleases
-                    extras.deferredReleases = []
-                }
-                if !extras.retiredLists.isEmpty {
-                    retired = extras.retiredLists
-                    extras.retiredLists = []
-                }
-            }
-            guard let extras, extras.queueHead < extras.queue.count else {
-                delivery.store(Self.idle, ordering: .releasing)
-                return nil
-            }
-            let pending = extras.queue[extras.queueHead].take()!
-            extras.queueHead += 1
-            if extras.queueHead == extras.queue.count {
-                extras.queue.removeAll(keepingCapacity: true)
-                extras.queueHead = 0
-                delivery.store(Self.delivering, ordering: .relaxed)
-            }
-            return startLocked(pending)
+        switch lock.locked({ state.next(delivery) }) {
+        case let .deliver(next, leftovers):
+            leftovers.release()
+            return next
+        case let .stop(leftovers):
+            leftovers.release()
+            return nil
         }
-        for box in deferred { box.release() }
-        withExtendedLifetime(retired) {}
-        return next
     }
 
     /// After the terminal event: marks the released observers disposed, ends a run's lifetime, releases
     /// what was kept alive, and sends `interrupted` to observers whose own events were queued behind the
     /// terminal one. Everything is released outside the lock.
-    @usableFromInline
-    func finishTermination(_ released: ContiguousArray<Unmanaged<Box>>) {
-        for box in released {
-            box._withUnsafeGuaranteedRef { $0.markDisposed() }
+    @inlinable
+    func finishTermination(_ released: List?) {
+        released?.forEach { $0._withUnsafeGuaranteedRef { $0.markDisposed() } }
+        let termination = lock.locked { state.finishTermination(delivery) }
+        released?.forEach { $0.release() }
+        termination.extras?.takeLeftovers().release()
+        termination.runLifetime?.end()
+        if var queued = termination.extras?.queue {
+            while let pending = queued.popFirst() {
+                guard let target = pending.target, !target.isDisposed else { continue }
+                target.receive(.interrupted, numbered: .max)
+                target.markDisposed()
+            }
         }
-        let leftovers = lock.locked { () -> (Extras?, ContiguousArray<Pending?>) in
-            let extras = self.extras
-            self.extras = nil
-            let queued = extras?.queue ?? []
-            delivery.store(Self.idle, ordering: .releasing)
-            return (extras, queued)
-        }
-        for box in released { box.release() }
-        for box in leftovers.0?.deferredReleases ?? [] { box.release() }
-        leftovers.0?.runLifetime?.end()
-        for case let pending? in leftovers.1 {
-            guard let target = pending.target, !target.isDisposed else { continue }
-            target.markDisposed()
-            target.receive(.interrupted)
-        }
-        withExtendedLifetime(leftovers) {}
+        withExtendedLifetime(termination) {}
     }
 
     /// Whether the terminal event has been delivered (or is being delivered).
     @usableFromInline
     var isTerminated: Bool {
-        lock.locked { phase == .terminated }
+        lock.locked { state.phase == .terminated }
     }
 
     /// Ends `lifetime` when this signal terminates (at once if it already has).
-    @usableFromInline
+    @inlinable
     func endOnTermination(_ lifetime: Lifetime) {
-        let endNow = lock.locked { () -> Bool in
-            if phase == .terminated { return true }
-            extrasLocked.runLifetime = lifetime
-            return false
+        switch lock.locked({ state.endOnTermination(lifetime) }) {
+        case .bound: return
+        case .endNow: lifetime.end()
         }
-        if endNow { lifetime.end() }
     }
 
     /// Keeps `object` alive until this signal terminates (releases it at once if it already has).
     @usableFromInline
     func keepAlive(_ object: AnyObject) {
-        let rejected = lock.locked { () -> AnyObject? in
-            if phase == .terminated { return object }
-            extrasLocked.keptAlive.append(object)
-            return nil
+        switch lock.locked({ state.keepAlive(object) }) {
+        case .kept: return
+        case let .refused(object): withExtendedLifetime(object) {}
         }
-        withExtendedLifetime(rejected) {}
     }
 }
 
@@ -588,6 +275,6 @@ final class Observation<Value, Failure: Error>: Disposable {
 
     @inlinable
     func dispose() {
-        if interrupting { core.detachInterrupting(token) } else { core.detach(token) }
+        core.detach(token, interrupting: interrupting)
     }
 }

@@ -18,12 +18,8 @@ extension MutableProperty {
     /// (`nil` if another thread is delivering this property's changes and will deliver this one too).
     package func stage(_ newValue: Value) -> StagedDelivery? {
         let storage = self.storage
-        let delivery = storage.lock.locked { () -> SignalCore<Value, Never>.Delivery? in
-            storage.current = newValue
-            return storage.signal.core.submit(.value(newValue))
-        }
-        guard let delivery else { return nil }
-        return StagedDelivery { storage.signal.core.deliver(delivery) }
+        guard let delivery = storage.stage(newValue) else { return nil }
+        return StagedDelivery { storage.core.deliver(delivery) }
     }
 }
 

@@ -9,7 +9,7 @@ extension Signal {
     public static func combineLatest<Other>(
         _ a: Signal<Value, Failure>, _ b: Signal<Other, Failure>
     ) -> Signal<(Value, Other), Failure> {
-        let state = CombineLatestState<Value, Other, Failure>()
+        let state = CombineLatestOperator<Value, Other, Failure>()
         state.observations.add(a.observe { event in state.receive(event, at: \.first) })
         state.observations.add(b.observe { event in state.receive(event, at: \.second) })
         return state.output
@@ -23,46 +23,46 @@ extension Signal {
     }
 }
 
-/// `combineLatest`'s state: the latest values and which sources completed, guarded by `lock`.
-@usableFromInline
-final class CombineLatestState<A, B, Failure: Error>: LockedOutput<(A, B), Failure>, @unchecked Sendable {
+/// `combineLatest`'s lock-guarded state: the latest value of each side, and which sides completed.
+struct CombineLatestState<A, B, Failure: Error> {
     struct Side<T> {
         var latest: T?
         var isCompleted = false
     }
-    struct Sides {
-        var first = Side<A>()
-        var second = Side<B>()
-    }
+    var first = Side<A>()
+    var second = Side<B>()
 
+    /// Takes `event` from the side at `side`; says what to do with the output.
+    mutating func receive<T>(
+        _ event: Event<T, Failure>, at side: WritableKeyPath<Self, Side<T>>,
+        _ output: inout OutputState<(A, B), Failure>
+    ) -> OutputAction<(A, B), Failure> {
+        switch event {
+        case let .value(value):
+            self[keyPath: side].latest = value
+            guard let a = first.latest, let b = second.latest else { return .none }
+            return output.send((a, b))
+        case .completed:
+            self[keyPath: side].isCompleted = true
+            guard first.isCompleted && second.isCompleted else { return .none }
+            return output.terminate(.completed)
+        case let .failed(error):
+            return output.terminate(.failed(error))
+        case .interrupted:
+            return output.terminate(.interrupted)
+        }
+    }
+}
+
+/// `combineLatest`'s output, fed by both sources.
+final class CombineLatestOperator<A, B, Failure: Error>: OperatorOutput<(A, B), Failure>, @unchecked Sendable {
     /// Guarded by `lock`.
-    var sides = Sides()
+    var state = CombineLatestState<A, B, Failure>()
     /// The sources' observations, disposed once the output terminated.
     let observations = CompositeDisposable()
 
-    func receive<T>(_ event: Event<T, Failure>, at side: WritableKeyPath<Sides, Side<T>>) {
-        typealias Output = Signal<(A, B), Failure>
-        let (delivery, termination) = lock.locked { () -> (Output.Delivery?, (Output.Delivery?, Output.Observer?)?) in
-            switch event {
-            case let .value(value):
-                sides[keyPath: side].latest = value
-                guard let a = sides.first.latest, let b = sides.second.latest else { return (nil, nil) }
-                return (sendLocked((a, b)), nil)
-            case .completed:
-                sides[keyPath: side].isCompleted = true
-                guard sides.first.isCompleted && sides.second.isCompleted else { return (nil, nil) }
-                return (nil, terminateLocked(.completed))
-            case let .failed(error):
-                return (nil, terminateLocked(.failed(error)))
-            case .interrupted:
-                return (nil, terminateLocked(.interrupted))
-            }
-        }
-        deliver(delivery)
-        guard let (terminal, released) = termination else { return }
-        deliver(terminal)
-        withExtendedLifetime(released) {}
-        observations.dispose()
+    func receive<T>(_ event: Event<T, Failure>, at side: WritableKeyPath<CombineLatestState<A, B, Failure>, CombineLatestState<A, B, Failure>.Side<T>>) {
+        if perform(lock.locked { state.receive(event, at: side, &outputState) }) { observations.dispose() }
     }
 }
 

@@ -9,13 +9,13 @@ extension Signal where Value: Sendable {
     /// once. Terminal events are forwarded on the thread that delivers them. The pending action is
     /// cancelled when the returned signal terminates.
     public func debounce(_ interval: Duration, on scheduler: some DateScheduler) -> Signal<Value, Failure> {
-        let state = TimedState<Value, Failure>()
+        let timed = TimedOperator<Value, Failure>()
         observe { event in
-            guard case let .value(value) = event else { return state.terminate(event) }
-            let generation = state.hold(value)
-            state.timer.inner = scheduler.schedule(after: interval) { state.release(generation) }
+            guard case let .value(value) = event else { return timed.terminate(event) }
+            let generation = timed.lock.locked { timed.state.hold(value) }
+            timed.timer.inner = scheduler.schedule(after: interval) { timed.release(generation) }
         }
-        return state.output
+        return timed.output
     }
 }
 
@@ -28,51 +28,75 @@ extension Producer where Value: Sendable {
     }
 }
 
-/// The state of `debounce` and `throttle`: the value waiting for the scheduler, guarded by `lock`.
-@usableFromInline
-final class TimedState<Value, Failure: Error>: LockedOutput<Value, Failure>, @unchecked Sendable {
-    // Guarded by `lock`.
+/// The lock-guarded state of `debounce` and `throttle`: the value waiting for the scheduler.
+struct TimedState<Value> {
     var waiting: Value?
+    /// Numbers the values made to wait: a scheduled action sends only if its value is still the one waiting.
     var generation: UInt64 = 0
     /// `throttle`: when the last value was sent.
     var lastSent: Date?
     /// `throttle`: an action is scheduled to send `waiting`.
     var isScheduled = false
 
+    /// `debounce`: makes `value` the waiting one; returns its generation, for the action to schedule.
+    mutating func hold(_ value: Value) -> UInt64 {
+        waiting = value
+        generation &+= 1
+        return generation
+    }
+
+    /// What `throttle` does with a new value.
+    enum ThrottleAction {
+        /// An action is already scheduled: it will send the value now waiting.
+        case wait
+        /// Schedule an action at `date` for `generation`.
+        case schedule(at: Date, generation: UInt64)
+    }
+
+    /// `throttle`: makes `value` the waiting one and schedules its sending, at `now` or `interval` after
+    /// the last value sent, unless an action is scheduled already.
+    mutating func throttle(_ value: Value, now: Date, interval: Duration) -> ThrottleAction {
+        waiting = value
+        guard !isScheduled else { return .wait }
+        isScheduled = true
+        let earliest = lastSent.map { $0.addingTimeInterval(interval.timeInterval) } ?? now
+        return .schedule(at: max(earliest, now), generation: generation)
+    }
+
+    /// The scheduled action of `generation` runs: sends the waiting value if it is still that generation's.
+    mutating func release<Failure>(
+        _ generation: UInt64, sentAt date: Date?, _ output: inout OutputState<Value, Failure>
+    ) -> OutputAction<Value, Failure> {
+        isScheduled = false
+        guard generation == self.generation, let value = waiting, !output.isTerminated else { return .none }
+        waiting = nil
+        lastSent = date
+        return output.send(value)
+    }
+
+    /// Forwards a terminal event: after the waiting value if it is `completed`; drops it otherwise.
+    mutating func terminate<Failure>(
+        _ event: Event<Value, Failure>, _ output: inout OutputState<Value, Failure>
+    ) -> OutputAction<Value, Failure> {
+        let flushed = waiting
+        waiting = nil
+        if case .completed = event { return output.terminate(event, after: flushed) }
+        return output.terminate(event)
+    }
+}
+
+/// The output of `debounce` and `throttle`, fed by the source and by actions on the scheduler.
+final class TimedOperator<Value, Failure: Error>: OperatorOutput<Value, Failure>, @unchecked Sendable {
+    /// Guarded by `lock`.
+    var state = TimedState<Value>()
     /// The scheduled action; cancelled on termination.
     let timer = SerialDisposable()
 
-    /// Makes `value` the waiting one; returns its generation.
-    func hold(_ value: Value) -> UInt64 {
-        lock.locked { () -> UInt64 in
-            waiting = value
-            generation &+= 1
-            return generation
-        }
-    }
-
-    /// Sends the waiting value if it is still the one of `generation`.
     func release(_ generation: UInt64, sentAt date: Date? = nil) {
-        deliver(lock.locked { () -> Signal<Value, Failure>.Delivery? in
-            isScheduled = false
-            guard generation == self.generation, let value = waiting else { return nil }
-            waiting = nil
-            lastSent = date
-            return sendLocked(value)
-        })
+        perform(lock.locked { state.release(generation, sentAt: date, &outputState) })
     }
 
-    /// Forwards a terminal event: after the waiting value if it is `completed`.
     func terminate(_ event: Event<Value, Failure>) {
-        let terminated = lock.locked { () -> (Signal<Value, Failure>.Delivery?, Signal<Value, Failure>.Observer?)? in
-            let flushed = waiting
-            waiting = nil
-            if case .completed = event { return terminateLocked(event, after: flushed) }
-            return terminateLocked(event)
-        }
-        guard let (delivery, released) = terminated else { return }
-        deliver(delivery)
-        withExtendedLifetime(released) {}
-        timer.dispose()
+        if perform(lock.locked { state.terminate(event, &outputState) }) { timer.dispose() }
     }
 }

@@ -1,3 +1,19 @@
+extension EventTransformation where Output == Value, OutputFailure == Failure {
+    /// `filter`: the values for which `isIncluded` returns `true`; the terminal event passes unchanged.
+    @inlinable
+    static func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Self {
+        Self { downstream in { value in if isIncluded(value) { downstream.forward(value: value) } } }
+    }
+}
+
+extension EventTransformation where OutputFailure == Failure {
+    /// `compactMap`: the non-`nil` results of `transform`; the terminal event passes unchanged.
+    @inlinable
+    static func compactMap(_ transform: @escaping @Sendable (Value) -> Output?) -> Self {
+        Self { downstream in { value in if let mapped = transform(value) { downstream.forward(value: mapped) } } }
+    }
+}
+
 extension Signal {
     /// A signal of the values for which `isIncluded` returns `true`; terminal events pass through.
     ///
@@ -5,14 +21,7 @@ extension Signal {
     /// this one does; this signal retains the returned signal's input until then.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Failure> {
-        let (output, input) = Signal.pipe()
-        // The input is reached only from this signal's serial delivery.
-        let downstream = Confined(input)
-        observe { event in
-            if case let .value(value) = event, !isIncluded(value) { return }
-            downstream.value.send(event)
-        }
-        return output
+        transformed(by: .filter(isIncluded))
     }
 
     /// A signal of the non-`nil` results of `transform`; terminal events pass through.
@@ -20,19 +29,7 @@ extension Signal {
     /// Same threading and ownership as `map(_:)`.
     @inlinable
     public func compactMap<U>(_ transform: @escaping @Sendable (Value) -> U?) -> Signal<U, Failure> {
-        let (output, input) = Signal<U, Failure>.pipe()
-        // The input is reached only from this signal's serial delivery.
-        let downstream = Confined(input)
-        observe { event in
-            switch event {
-            case let .value(value):
-                if let mapped = transform(value) { downstream.value.send(value: mapped) }
-            case let .failed(error): downstream.value.send(error: error)
-            case .completed: downstream.value.sendCompleted()
-            case .interrupted: downstream.value.sendInterrupted()
-            }
-        }
-        return output
+        transformed(by: .compactMap(transform))
     }
 }
 
@@ -43,15 +40,7 @@ extension Producer {
     /// the upstream sends from.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Producer<Value, Failure> {
-        let upstream = startHandler
-        return Producer { observer, lifetime in
-            upstream(Signal<Value, Failure>.Observer(forwarding: { event in
-                if case let .value(value) = event, !isIncluded(value) { return }
-                observer.send(event)
-            }, values: { value in
-                if isIncluded(value) { observer.send(value: value) }
-            }), lifetime)
-        }
+        transformed(by: .filter(isIncluded))
     }
 
     /// A producer of the non-`nil` results of `transform`; terminal events pass through.
@@ -60,19 +49,6 @@ extension Producer {
     /// the upstream sends from.
     @inlinable
     public func compactMap<U>(_ transform: @escaping @Sendable (Value) -> U?) -> Producer<U, Failure> {
-        let upstream = startHandler
-        return Producer<U, Failure> { observer, lifetime in
-            upstream(Signal<Value, Failure>.Observer(forwarding: { event in
-                switch event {
-                case let .value(value):
-                    if let mapped = transform(value) { observer.send(value: mapped) }
-                case let .failed(error): observer.send(error: error)
-                case .completed: observer.sendCompleted()
-                case .interrupted: observer.sendInterrupted()
-                }
-            }, values: { value in
-                if let mapped = transform(value) { observer.send(value: mapped) }
-            }), lifetime)
-        }
+        transformed(by: .compactMap(transform))
     }
 }

@@ -30,7 +30,7 @@ extension Signal {
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping @Sendable (Value) -> Producer<U, Failure>
     ) -> Signal<U, Failure> {
-        let state = FlattenState<U, Failure>(strategy)
+        let state = FlattenOperator<U, Failure>(strategy)
         state.outerObservation.inner = observe { event in state.receiveOuter(event.map(transform)) }
         return state.output
     }
@@ -49,179 +49,215 @@ extension Producer {
     }
 }
 
-/// `flatMap`'s state, fed by the outer signal and every inner run; everything mutable is guarded by `lock`.
-@usableFromInline
-final class FlattenState<Value, Failure: Error>: LockedOutput<Value, Failure>, @unchecked Sendable {
+/// One inner run of `flatMap`: its number (its events come back tagged with it) and the slot that
+/// receives its disposable.
+struct InnerRun {
+    let id: UInt64
+    let slot: SerialDisposable
+}
+
+/// `flatMap`'s lock-guarded state: the inner runs, the queue of `.concat`, and whether the outer stream
+/// completed. Each method says what to do once the lock is released.
+struct FlattenState<Value, Failure: Error> {
     typealias Inner = Producer<Value, Failure>
-    typealias Output = Signal<Value, Failure>
+    typealias Output = OutputState<Value, Failure>
 
     let strategy: FlattenStrategy
-    /// The observation of the outer signal, disposed once the output terminated.
-    let outerObservation = SerialDisposable()
-
-    // Guarded by `lock`.
     /// The inner runs that have started and not terminated (at most one for `.concat` and `.latest`).
     var running: [UInt64: SerialDisposable] = [:]
     /// `.concat`: the inners waiting for the running one to complete.
-    var queued: [Inner] = []
-    var queueHead = 0
+    var queued = FIFO<Inner>()
     var nextID: UInt64 = 0
     var outerCompleted = false
-    /// `.concat`: a thread is in `runConcat`'s loop, which starts whatever gets queued meanwhile
-    /// (so that inners completing synchronously do not recurse).
+    /// `.concat`: a thread is in `runConcat`'s loop, which starts whatever gets queued meanwhile (so that
+    /// inners completing synchronously do not recurse).
     var isStartingConcat = false
-
-    /// What an outer value asks for, decided under `lock` and done after it.
-    enum OuterAction {
-        case none
-        case start(UInt64, SerialDisposable, replacing: [SerialDisposable])
-        case concat(UInt64, SerialDisposable)
-    }
 
     init(_ strategy: FlattenStrategy) {
         self.strategy = strategy
     }
 
-    /// Registers a new running inner; must be called with `lock` held.
-    func registerLocked() -> (UInt64, SerialDisposable) {
+    /// Registers a new running inner.
+    mutating func register() -> InnerRun {
         let id = nextID
         nextID &+= 1
         let slot = SerialDisposable()
         running[id] = slot
-        return (id, slot)
+        return InnerRun(id: id, slot: slot)
     }
 
-    /// Whether the result may complete now; must be called with `lock` held.
-    var isDoneLocked: Bool {
-        outerCompleted && running.isEmpty && queueHead == queued.count && !isStartingConcat
+    /// Whether the output may complete now.
+    var isDone: Bool {
+        outerCompleted && running.isEmpty && queued.isEmpty && !isStartingConcat
+    }
+
+    /// What an outer value asks for.
+    enum OuterValueAction {
+        /// Nothing now: the output terminated, or `.concat` queued the inner.
+        case none
+        /// Dispose `replaced` (`.latest`'s previous inner), then start the inner as `run`.
+        case start(InnerRun, replacing: [SerialDisposable])
+        /// `.concat`: start the inner as `run`, then the queued ones (`runConcat`).
+        case startConcat(InnerRun)
+    }
+
+    mutating func outerValue(_ inner: Inner, _ output: borrowing Output) -> OuterValueAction {
+        guard !output.isTerminated else { return .none }
+        switch strategy {
+        case .merge:
+            return .start(register(), replacing: [])
+        case .latest:
+            let replaced = Array(running.values)
+            running = [:]
+            return .start(register(), replacing: replaced)
+        case .concat:
+            if !running.isEmpty || isStartingConcat {
+                queued.append(inner)
+                return .none
+            }
+            isStartingConcat = true
+            return .startConcat(register())
+        }
+    }
+
+    /// The outer stream completed: the output completes if no inner is left to run.
+    mutating func outerCompleted(_ output: inout Output) -> OutputAction<Value, Failure> {
+        outerCompleted = true
+        return isDone ? output.terminate(.completed) : .none
+    }
+
+    /// An event of the inner run `id`. Events of an inner that is no longer running are dropped.
+    mutating func innerEvent(
+        _ id: UInt64, _ event: Event<Value, Failure>, _ output: inout Output
+    ) -> OutputAction<Value, Failure> {
+        switch event {
+        case let .value(value):
+            return running[id] == nil ? .none : output.send(value)
+        case .completed:
+            guard running.removeValue(forKey: id) != nil else { return .none }
+            return isDone ? output.terminate(.completed) : .none
+        case .failed, .interrupted:
+            guard running.removeValue(forKey: id) != nil else { return .none }
+            return output.terminate(event)
+        }
+    }
+
+    /// What `.concat` starts next.
+    enum ConcatStep {
+        /// Start `inner` as `run`.
+        case start(Inner, InnerRun)
+        /// Nothing to start now; then do `action` (the output's completion, if it is done).
+        case stop(OutputAction<Value, Failure>)
+    }
+
+    /// `runConcat`'s loop, after it started an inner: the next queued inner if none is running (the one
+    /// started completed during its start), or the end of the loop.
+    mutating func nextConcat(_ output: inout Output) -> ConcatStep {
+        if !output.isTerminated && running.isEmpty, let inner = queued.popFirst() {
+            return .start(inner, register())
+        }
+        isStartingConcat = false
+        return .stop(!output.isTerminated && isDone ? output.terminate(.completed) : .none)
+    }
+
+    /// What `.concat` starts after an inner completed.
+    enum NextQueued {
+        case none
+        /// Start `inner` as `run`, then the queued ones (`runConcat`).
+        case start(Inner, InnerRun)
+    }
+
+    /// `.concat`, after an inner completed: the next queued inner, if none is running and no other thread
+    /// is starting one.
+    mutating func nextQueued(_ output: borrowing Output) -> NextQueued {
+        guard !output.isTerminated, running.isEmpty, !isStartingConcat, let inner = queued.popFirst() else {
+            return .none
+        }
+        isStartingConcat = true
+        return .start(inner, register())
+    }
+
+    /// After the output terminated: the inner runs to dispose; the queue is dropped.
+    mutating func takeInners() -> [SerialDisposable] {
+        let inners = Array(running.values)
+        running = [:]
+        queued.removeAll()
+        return inners
+    }
+}
+
+/// `flatMap`'s output, fed by the outer signal and every inner run.
+final class FlattenOperator<Value, Failure: Error>: OperatorOutput<Value, Failure>, @unchecked Sendable {
+    typealias Inner = Producer<Value, Failure>
+
+    let strategy: FlattenStrategy
+    /// Guarded by `lock`.
+    var state: FlattenState<Value, Failure>
+    /// The observation of the outer signal, disposed once the output terminated.
+    let outerObservation = SerialDisposable()
+
+    init(_ strategy: FlattenStrategy) {
+        self.strategy = strategy
+        state = FlattenState(strategy)
     }
 
     func receiveOuter(_ event: Event<Inner, Failure>) {
         switch event {
         case let .value(inner):
-            let action = lock.locked { () -> OuterAction in
-                guard !isTerminated else { return .none }
-                switch strategy {
-                case .merge:
-                    let (id, slot) = registerLocked()
-                    return .start(id, slot, replacing: [])
-                case .latest:
-                    let replaced = Array(running.values)
-                    running = [:]
-                    let (id, slot) = registerLocked()
-                    return .start(id, slot, replacing: replaced)
-                case .concat:
-                    if !running.isEmpty || isStartingConcat {
-                        queued.append(inner)
-                        return .none
-                    }
-                    let (id, slot) = registerLocked()
-                    isStartingConcat = true
-                    return .concat(id, slot)
-                }
-            }
-            switch action {
+            switch lock.locked({ state.outerValue(inner, outputState) }) {
             case .none:
                 break
-            case let .start(id, slot, replaced):
+            case let .start(run, replaced):
                 for old in replaced { old.dispose() }
-                start(inner, id, slot)
-            case let .concat(id, slot):
-                runConcat(inner, id, slot)
+                start(inner, run)
+            case let .startConcat(run):
+                runConcat(inner, run)
             }
         case .completed:
-            let terminated = lock.locked { () -> (Output.Delivery?, Output.Observer?)? in
-                outerCompleted = true
-                return isDoneLocked ? terminateLocked(.completed) : nil
-            }
-            finish(terminated)
+            finish(lock.locked { state.outerCompleted(&outputState) })
         case let .failed(error):
-            finish(lock.locked { terminateLocked(.failed(error)) })
+            finish(lock.locked { outputState.terminate(.failed(error)) })
         case .interrupted:
-            finish(lock.locked { terminateLocked(.interrupted) })
+            finish(lock.locked { outputState.terminate(.interrupted) })
         }
     }
 
     func receiveInner(_ id: UInt64, _ event: Event<Value, Failure>) {
-        switch event {
-        case let .value(value):
-            deliver(lock.locked { running[id] == nil ? nil : sendLocked(value) })
-        case .completed:
-            let terminated = lock.locked { () -> (Output.Delivery?, Output.Observer?)? in
-                guard running.removeValue(forKey: id) != nil else { return nil }
-                return isDoneLocked ? terminateLocked(.completed) : nil
-            }
-            finish(terminated)
-            if strategy == .concat { startQueued() }
-        case let .failed(error):
-            finish(lock.locked { running.removeValue(forKey: id) == nil ? nil : terminateLocked(.failed(error)) })
-        case .interrupted:
-            finish(lock.locked { running.removeValue(forKey: id) == nil ? nil : terminateLocked(.interrupted) })
-        }
+        finish(lock.locked { state.innerEvent(id, event, &outputState) })
+        guard case .completed = event, strategy == .concat else { return }
+        if case let .start(inner, run) = lock.locked({ state.nextQueued(outputState) }) { runConcat(inner, run) }
     }
 
-    /// Starts `inner`, whose events come back tagged with `id`; `slot` receives its disposable.
-    func start(_ inner: Inner, _ id: UInt64, _ slot: SerialDisposable) {
-        slot.inner = inner.start(Signal<Value, Failure>.Observer(forwarding: { [self] event in
+    /// Starts `inner` as `run`: its events come back tagged with `run.id`.
+    func start(_ inner: Inner, _ run: InnerRun) {
+        let id = run.id
+        run.slot.inner = inner.start(Signal<Value, Failure>.Observer(forwarding: { [self] event in
             receiveInner(id, event)
         }))
     }
 
-    /// `.concat`: starts the next queued inner if none is running and no other thread is starting one.
-    func startQueued() {
-        let next = lock.locked { () -> (Inner, UInt64, SerialDisposable)? in
-            guard !isTerminated, running.isEmpty, !isStartingConcat, queueHead < queued.count else { return nil }
-            isStartingConcat = true
-            let (id, slot) = registerLocked()
-            return (dequeueLocked(), id, slot)
-        }
-        if let (inner, id, slot) = next { runConcat(inner, id, slot) }
-    }
-
-    func dequeueLocked() -> Inner {
-        let inner = queued[queueHead]
-        queueHead += 1
-        if queueHead == queued.count {
-            queued.removeAll(keepingCapacity: true)
-            queueHead = 0
-        }
-        return inner
-    }
-
     /// `.concat`: starts `first`, then, as long as each inner completes during its own start, the next
-    /// queued one, in a loop; ends with `isStartingConcat` cleared.
-    func runConcat(_ first: Inner, _ firstID: UInt64, _ firstSlot: SerialDisposable) {
-        var next: (Inner, UInt64, SerialDisposable)? = (first, firstID, firstSlot)
-        while let (inner, id, slot) = next {
-            start(inner, id, slot)
-            var terminated: (Output.Delivery?, Output.Observer?)?
-            next = lock.locked { () -> (Inner, UInt64, SerialDisposable)? in
-                if !isTerminated && running.isEmpty && queueHead < queued.count {
-                    let (id, slot) = registerLocked()
-                    return (dequeueLocked(), id, slot)
-                }
-                isStartingConcat = false
-                if !isTerminated && isDoneLocked { terminated = terminateLocked(.completed) }
-                return nil
+    /// queued one, in a loop (inners that complete synchronously do not recurse).
+    func runConcat(_ first: Inner, _ firstRun: InnerRun) {
+        var inner = first
+        var run = firstRun
+        while true {
+            start(inner, run)
+            switch lock.locked({ state.nextConcat(&outputState) }) {
+            case let .start(next, nextRun):
+                inner = next
+                run = nextRun
+            case let .stop(action):
+                finish(action)
+                return
             }
-            finish(terminated)
         }
     }
 
-    /// After a locked section that may have terminated the output: delivers, releases the input,
-    /// disposes every inner and the outer observation.
-    func finish(_ terminated: (Output.Delivery?, Output.Observer?)?) {
-        guard let (delivery, released) = terminated else { return }
-        deliver(delivery)
-        withExtendedLifetime(released) {}
-        let inners = lock.locked { () -> [SerialDisposable] in
-            let inners = Array(running.values)
-            running = [:]
-            queued = []
-            queueHead = 0
-            return inners
-        }
-        for inner in inners { inner.dispose() }
+    /// Does `action`; if the output terminated, disposes every inner and the outer observation.
+    func finish(_ action: OutputAction<Value, Failure>) {
+        guard perform(action) else { return }
+        for inner in lock.locked({ state.takeInners() }) { inner.dispose() }
         outerObservation.dispose()
     }
 }

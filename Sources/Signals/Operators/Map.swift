@@ -1,3 +1,11 @@
+extension EventTransformation where OutputFailure == Failure {
+    /// `map`: `transform` applied to every value; the terminal event passes unchanged.
+    @inlinable
+    static func map(_ transform: @escaping @Sendable (Value) -> Output) -> Self {
+        Self { downstream in { value in downstream.forward(value: transform(value)) } }
+    }
+}
+
 extension Signal {
     /// A signal of `transform` applied to every value; terminal events pass through unchanged.
     ///
@@ -6,11 +14,7 @@ extension Signal {
     /// beyond the observation this one holds of the returned signal's input.
     @inlinable
     public func map<U>(_ transform: @escaping @Sendable (Value) -> U) -> Signal<U, Failure> {
-        let (output, input) = Signal<U, Failure>.pipe()
-        // The input is reached only from this signal's serial delivery.
-        let downstream = Confined(input)
-        observe { event in downstream.value.send(event.map(transform)) }
-        return output
+        transformed(by: .map(transform))
     }
 }
 
@@ -21,16 +25,6 @@ extension Producer {
     /// `transform` runs on the thread the upstream sends from.
     @inlinable
     public func map<U>(_ transform: @escaping @Sendable (Value) -> U) -> Producer<U, Failure> {
-        let upstream = startHandler
-        return Producer<U, Failure> { observer, lifetime in
-            upstream(Signal<Value, Failure>.Observer(forwarding: { event in
-                switch event {
-                case let .value(value): observer.send(value: transform(value))
-                case let .failed(error): observer.send(error: error)
-                case .completed: observer.sendCompleted()
-                case .interrupted: observer.sendInterrupted()
-                }
-            }, values: { value in observer.send(value: transform(value)) }), lifetime)
-        }
+        transformed(by: .map(transform))
     }
 }

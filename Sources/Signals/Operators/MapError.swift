@@ -1,3 +1,30 @@
+extension EventTransformation where Output == Value {
+    /// `mapError`: `transform` applied to the error of `failed`; values and other terminal events pass.
+    @inlinable
+    static func mapError(_ transform: @escaping @Sendable (Failure) -> OutputFailure) -> Self {
+        Self(values: { downstream in { value in downstream.forward(value: value) } }, termination: { ended in
+            switch ended {
+            case let .failed(error): return .failed(transform(error))
+            case .completed: return .completed
+            case .interrupted: return .interrupted
+            }
+        })
+    }
+}
+
+extension EventTransformation where Output == Value, OutputFailure == Never {
+    /// `ignoreErrors`: `failed` becomes `completed`; everything else passes.
+    @inlinable
+    static var ignoreErrors: Self {
+        Self(values: { downstream in { value in downstream.forward(value: value) } }, termination: { ended in
+            switch ended {
+            case .failed, .completed: return .completed
+            case .interrupted: return .interrupted
+            }
+        })
+    }
+}
+
 extension Signal {
     /// A signal that fails with `transform(error)` where this one fails with `error`; everything else
     /// passes through.
@@ -5,11 +32,7 @@ extension Signal {
     /// `transform` runs on the delivering thread. The returned signal terminates when this one does.
     @inlinable
     public func mapError<F: Error>(_ transform: @escaping @Sendable (Failure) -> F) -> Signal<Value, F> {
-        let (output, input) = Signal<Value, F>.pipe()
-        // The input is reached only from this signal's serial delivery.
-        let downstream = Confined(input)
-        observe { event in downstream.value.send(event.mapError(transform)) }
-        return output
+        transformed(by: .mapError(transform))
     }
 
     /// The same stream with its failures turned into `completed`: for consumers that only care about values.
@@ -17,17 +40,7 @@ extension Signal {
     /// The returned signal terminates when this one does (`completed` where this one fails).
     @inlinable
     public func ignoreErrors() -> Signal<Value, Never> {
-        let (output, input) = Signal<Value, Never>.pipe()
-        // The input is reached only from this signal's serial delivery.
-        let downstream = Confined(input)
-        observe { event in
-            switch event {
-            case let .value(value): downstream.value.send(value: value)
-            case .failed, .completed: downstream.value.sendCompleted()
-            case .interrupted: downstream.value.sendInterrupted()
-            }
-        }
-        return output
+        transformed(by: .ignoreErrors)
     }
 }
 
@@ -49,12 +62,7 @@ extension Producer {
     /// the upstream sends from.
     @inlinable
     public func mapError<F: Error>(_ transform: @escaping @Sendable (Failure) -> F) -> Producer<Value, F> {
-        let upstream = startHandler
-        return Producer<Value, F> { observer, lifetime in
-            upstream(Signal<Value, Failure>.Observer(forwarding: { event in
-                observer.send(event.mapError(transform))
-            }), lifetime)
-        }
+        transformed(by: .mapError(transform))
     }
 
     /// The same producer with its failures turned into `completed`: for consumers that only care about values.
@@ -62,16 +70,7 @@ extension Producer {
     /// Fused with the upstream start handler (no intermediate signal).
     @inlinable
     public func ignoreErrors() -> Producer<Value, Never> {
-        let upstream = startHandler
-        return Producer<Value, Never> { observer, lifetime in
-            upstream(Signal<Value, Failure>.Observer(forwarding: { event in
-                switch event {
-                case let .value(value): observer.send(value: value)
-                case .failed, .completed: observer.sendCompleted()
-                case .interrupted: observer.sendInterrupted()
-                }
-            }), lifetime)
-        }
+        transformed(by: .ignoreErrors)
     }
 }
 

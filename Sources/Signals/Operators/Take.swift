@@ -37,7 +37,7 @@ extension Signal {
     /// (either way) it stops observing both signals. Events from the two signals may arrive on
     /// different threads; they are ordered by a lock and delivered serially.
     public func take<T>(until trigger: Signal<T, Never>) -> Signal<Value, Failure> {
-        let state = TakeUntilState<Value, Failure>()
+        let state = TakeUntilOperator<Value, Failure>()
         state.observations.add(trigger.observe { event in
             switch event {
             case .value, .completed: state.receive(.completed)
@@ -49,23 +49,19 @@ extension Signal {
     }
 }
 
-/// `take(until:)`'s output, fed by the source and the trigger.
+/// `take(until:)`'s output, fed by the source and the trigger. Its only state is the output's.
 @usableFromInline
-final class TakeUntilState<Value, Failure: Error>: LockedOutput<Value, Failure>, @unchecked Sendable {
+final class TakeUntilOperator<Value, Failure: Error>: OperatorOutput<Value, Failure>, @unchecked Sendable {
     /// The observations of the source and the trigger, disposed once the output terminated.
     @usableFromInline let observations = CompositeDisposable()
 
     @usableFromInline
     func receive(_ event: Event<Value, Failure>) {
-        if case let .value(value) = event {
-            deliver(lock.locked { sendLocked(value) })
-            return
+        let action = lock.locked { () -> OutputAction<Value, Failure> in
+            if case let .value(value) = event { return outputState.send(value) }
+            return outputState.terminate(event)
         }
-        let terminated = lock.locked { terminateLocked(event) }
-        guard let (delivery, released) = terminated else { return }
-        deliver(delivery)
-        withExtendedLifetime(released) {}
-        observations.dispose()
+        if perform(action) { observations.dispose() }
     }
 }
 

@@ -9,23 +9,20 @@ extension Signal where Value: Sendable {
     /// a value still waiting is sent at once, then `completed`; when it fails or is interrupted, a
     /// waiting value is dropped. Terminal events are forwarded on the thread that delivers them.
     public func throttle(_ interval: Duration, on scheduler: some DateScheduler) -> Signal<Value, Failure> {
-        let state = TimedState<Value, Failure>()
+        let timed = TimedOperator<Value, Failure>()
         observe { event in
-            guard case let .value(value) = event else { return state.terminate(event) }
+            guard case let .value(value) = event else { return timed.terminate(event) }
             let now = scheduler.currentDate
-            let due = state.lock.locked { () -> (Date, UInt64)? in
-                state.waiting = value
-                guard !state.isScheduled else { return nil }
-                state.isScheduled = true
-                let earliest = state.lastSent.map { $0.addingTimeInterval(interval.timeInterval) } ?? now
-                return (max(earliest, now), state.generation)
-            }
-            guard let (date, generation) = due else { return }
-            state.timer.inner = scheduler.schedule(after: date) {
-                state.release(generation, sentAt: scheduler.currentDate)
+            switch timed.lock.locked({ timed.state.throttle(value, now: now, interval: interval) }) {
+            case .wait:
+                return
+            case let .schedule(date, generation):
+                timed.timer.inner = scheduler.schedule(after: date) {
+                    timed.release(generation, sentAt: scheduler.currentDate)
+                }
             }
         }
-        return state.output
+        return timed.output
     }
 }
 

@@ -336,6 +336,14 @@ public final class ChangingFeed: Sendable {
 
     // MARK: - Changing
 
+    /// Applies `changes` now, in order, outside any request: what the feed's users do between requests (a
+    /// post of their own at the top, a like, a deletion). Recorded in `appliedChanges` like the script's.
+    public func apply(_ changes: [Change]) {
+        state.withLock { state in
+            for change in changes { Self.apply(change, to: &state) }
+        }
+    }
+
     /// Answers a request with what `body` makes of the live items, then changes the feed.
     private func answer<Value: Collection>(_ body: ([Slot]) -> Value) -> Value {
         state.withLock { state in

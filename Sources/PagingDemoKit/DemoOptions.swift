@@ -30,6 +30,12 @@ package struct DemoOptions: Equatable, Sendable {
     /// Rows the simulated feed inserts, and rows it deletes, at random positions after every request
     /// (`--churn`; not with `url`).
     package var churn = 0
+    /// The row the list opens at, counted from 1 (`--start`; the simulated source only): the view model's
+    /// first page is the page that holds it, and scrolling up loads the pages before.
+    package var start: Int?
+    /// The most pages the list holds (`--max-pages`): pages beyond it are dropped away from where the
+    /// user scrolls, and loaded again on the way back.
+    package var maxPages: Int?
 
     package init() {}
 
@@ -47,7 +53,7 @@ package struct DemoOptions: Equatable, Sendable {
     package func makeList(scheduler: any Scheduler) -> (list: PaginatedListViewModel<Row, FeedError>, simulated: SimulatedFeed?) {
         if let url {
             let feed = HTTPDemoFeed(url: url, style: style, pageSize: pageSize, items: itemsPath)
-            return (PaginatedListViewModel(dependency: feed, scheduler: scheduler), nil)
+            return (PaginatedListViewModel(dependency: feed, scheduler: scheduler, maxPages: maxPages), nil)
         }
         let feed = makeFeed()
         return (makeViewModel(feed: feed, scheduler: scheduler), feed)
@@ -57,7 +63,7 @@ package struct DemoOptions: Equatable, Sendable {
     package func makeFeed() -> SimulatedFeed {
         SimulatedFeed(
             itemCount: items, pageSize: pageSize, latency: .milliseconds(effectiveLatencyMilliseconds),
-            failureRate: effectiveFailureRate, seed: seed, churn: churn
+            failureRate: effectiveFailureRate, seed: seed, churn: churn, start: max((start ?? 1) - 1, 0)
         )
     }
 }
@@ -148,6 +154,11 @@ extension DemoInvocation {
             case "churn":
                 options.churn = try integer(try nextValue(), for: name, atLeast: 0)
                 simulatedOnly.insert("--churn")
+            case "start":
+                options.start = try integer(try nextValue(), for: name, atLeast: 1)
+                simulatedOnly.insert("--start")
+            case "max-pages":
+                options.maxPages = try integer(try nextValue(), for: name, atLeast: 1)
             default:
                 throw OptionsError(message: "unknown option '--\(name)'")
             }
@@ -160,6 +171,10 @@ extension DemoInvocation {
         }
         if options.url == nil, options.itemsPath != nil {
             throw OptionsError(message: "--items-at says where an HTTP endpoint's items are; it needs --url")
+        }
+        if options.start != nil, options.url == nil, options.source != .simulated {
+            throw OptionsError(message: "--start opens the simulated feed's own chain in the middle; --source "
+                + "\(options.source.rawValue) always starts at the first page (use --source simulated)")
         }
         if options.source == .array && options.churn > 0 {
             throw OptionsError(message: "--churn changes the feed, but --source array pages a copy taken at start; "
@@ -216,9 +231,15 @@ extension DemoInvocation {
                                  ids        IDSnapshotSource (the IDs once, then rows by batch of IDs)
                                  array      ArraySource (a copy of the rows taken at start)
           --churn N            after every request the simulated feed inserts N rows and deletes N rows
-                               at random positions (seeded by --seed); corrections are shown (default 0)
-                               (--source and --churn apply to the simulated feed only: given with
-                               --url they are an error, exit status 2; an endpoint's paging is --style)
+                               at random positions (seeded by --seed); corrections are shown (default 0);
+                               and before each refresh (r) it gains 0-30 rows at the top
+                               (--source, --churn and --start apply to the simulated feed only: given
+                               with --url they are an error, exit status 2; an endpoint's paging is --style)
+          --start N            open the list at row N (the page that holds it; --source simulated):
+                               scrolling up loads the pages before it
+          --max-pages N        hold at most N pages: the pages farthest from where you scroll are
+                               dropped and loaded again when you come back (the status line counts
+                               the rows held and dropped)
           --script LIST        comma-separated commands:
                                  next    loadNextPage()
                                  retry   loadNextPage() after a failure (retries the failed page)
@@ -228,14 +249,30 @@ extension DemoInvocation {
                                  reload  reload(): reset(), then load the first page
                                  wait    wait until the load in flight (if any) ends (use it after
                                          next with --url: requests take time)
+                                 prev    loadPreviousPage() (a list opened with --start)
+                                 up, down  move the cursor one row (it stays on its row when rows
+                                         are inserted or removed above it)
+                                 like    like the row under the cursor: update(id:) bumps its counter
+                                 delete  delete the row under the cursor: remove(id:)
+                                 new     a new post at the top of the feed, inserted at the top
+                                 refresh refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap)) (with
+                                         --churn the feed first gains 0-30 rows at the top)
+                                 fill    fillGap(): load the rows missing at the gap
+                               With --start, --max-pages or any of the last seven, each line also
+                               shows the cursor's row, the first and last rows held, the gap and the
+                               rows dropped.
                                Corrections are printed under the command's line; with --churn, a last
                                line audits the rows loaded (duplicates, holes).
           -h, --help           show this help
 
         KEYS (interactive)
-          up/down, k/j  move the cursor (pages load as it nears the end)
+          up/down, k/j  move the cursor (pages load as it nears either end)
           PgUp/PgDn     move a screenful      g/G   first/last row
-          r             retry after an error
+          u             like the row under the cursor      d   delete it
+          n             a new post at the top
+          r             refresh: new rows arrive on top (.mergeOnTop, 2 pages, gap kept)
+          f             fill the gap (the "~~ N new items - press f ~~" row)
+          t             try again after an error (the failed page or refresh)
           R or x        reload from the first page
           q             quit (Ctrl-C works too; the terminal is restored either way)
         """

@@ -44,7 +44,7 @@ extension DemoOptions {
         let size = pageSize
         switch source {
         case .simulated:
-            return PaginatedListViewModel(dependency: feed, scheduler: scheduler)
+            return PaginatedListViewModel(dependency: feed, scheduler: scheduler, maxPages: maxPages)
         case .page:
             let source = PageNumberSource<Row, FeedError>(pageSize: size) { page, size in
                 feed.request(page: page) { rows in
@@ -53,13 +53,13 @@ extension DemoOptions {
                                               totalItems: response.totalItems)
                 }
             }
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
         case .offset:
             let source = OffsetSource<Row, FeedError>(limit: size) { offset, limit in
                 // After the first page a window starts `overlap` rows early: page k starts at k·size − overlap.
                 feed.request(page: (offset + OffsetSource<Row, FeedError>.overlap) / size + 1) { rows in rows.offset(offset, limit: limit).map(Row.init) }
             }
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
         case .cursor:
             let source = CursorSource<Row, DemoCursor, FeedError> { cursor in
                 let page = (cursor?.page ?? 0) + 1
@@ -69,7 +69,7 @@ extension DemoOptions {
                                           nextCursor: response.nextCursor.map { DemoCursor(afterID: $0 + 1, page: page) })
                 }
             }
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
         case .ids:
             let positions = SnapshotPositions()
             let source = IDSnapshotSource<Row, FeedError>(
@@ -87,7 +87,7 @@ extension DemoOptions {
                     }
                 }
             )
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
         case .array:
             let rows = feed.rows.currentItems.map(Row.init)
             // With a latency, pages arrive on a queue of their own after the delay; without, inside `start`.
@@ -95,7 +95,7 @@ extension DemoOptions {
             let source = ArraySource<Row, FeedError>(rows, pageSize: size, latency: feed.latency, on: delivery) { index, _ in
                 feed.drawFailure(page: index + 1)
             }
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
         }
     }
 }

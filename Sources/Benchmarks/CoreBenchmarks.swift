@@ -15,6 +15,12 @@ enum CoreBenchmarks: BenchmarkSuite {
             Benchmark(name: "Producer(values:) + 5 map (ns/event)", count: 1_000_000, measure: .time,
                       ours: coldFiveMaps, limit: plainFiveMaps,
                       expected: { triangle($0) &+ 5 &* $0 }),
+            Benchmark(name: "signal + map, filter, compactMap, scan, skipRepeats (ns/event)", count: 1_000_000,
+                      measure: .time, ours: signalOperators, limit: { plainSteps(adding: [1, 0, 1, 1, 0], $0) },
+                      expected: { triangle($0) &+ 3 &* $0 }),
+            Benchmark(name: "Producer(values:) + filter, compactMap, mapError, map, ignoreErrors (ns/event)",
+                      count: 1_000_000, measure: .time, ours: producerOperators,
+                      limit: { plainSteps(adding: [0, 1, 0, 1, 0], $0) }, expected: { triangle($0) &+ 2 &* $0 }),
             Benchmark(name: "observe + dispose (ns/cycle)", count: 100_000, measure: .time,
                       ours: observeDispose, limit: plainObserveDispose,
                       expected: { $0 }),
@@ -56,6 +62,35 @@ enum CoreBenchmarks: BenchmarkSuite {
             .map { $0 &+ 1 }
             .map { $0 &+ 1 }
             .map { $0 &+ 1 }
+            .startWithValues { accumulator.add($0) }
+        blackHole(run)
+        return accumulator.sum
+    }
+
+    static func signalOperators(_ n: Int) -> Int {
+        let accumulator = Accumulator()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let observation = signal
+            .map { $0 &+ 1 }
+            .filter { $0 >= 0 }
+            .compactMap { $0 &+ 1 }
+            .scan(0) { _, value in value &+ 1 }
+            .skipRepeats()
+            .observeValues { accumulator.add($0) }
+        for i in 0..<n { input.send(value: i) }
+        input.sendCompleted()
+        blackHole(observation)
+        return accumulator.sum
+    }
+
+    static func producerOperators(_ n: Int) -> Int {
+        let accumulator = Accumulator()
+        let run = Producer<Int, Never>(values: 0..<n)
+            .filter { $0 >= 0 }
+            .compactMap { $0 &+ 1 }
+            .mapError { never -> Never in }
+            .map { $0 &+ 1 }
+            .ignoreErrors()
             .startWithValues { accumulator.add($0) }
         blackHole(run)
         return accumulator.sum
@@ -158,6 +193,21 @@ enum CoreBenchmarks: BenchmarkSuite {
         chain = opaque(chain)
         for i in 0..<n { chain(i) }
         return accumulator.sum
+    }
+
+    /// Nested opaque closures, one per step, each adding its figure (0 for the steps that only pass on).
+    static func plainSteps(adding steps: [Int], _ n: Int) -> Int {
+        let accumulator = Accumulator()
+        var chain = makeSink(accumulator)
+        for step in steps.reversed() { chain = makeStep(adding: step, chain) }
+        chain = opaque(chain)
+        for i in 0..<n { chain(i) }
+        return accumulator.sum
+    }
+
+    @inline(never)
+    static func makeStep(adding step: Int, _ next: @escaping (Int) -> Void) -> (Int) -> Void {
+        { next($0 &+ step) }
     }
 
     static func plainObserveDispose(_ n: Int) -> Int {

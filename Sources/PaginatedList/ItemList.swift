@@ -259,6 +259,12 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
                 }
                 return
             }
+            // A few items inside the list: split the leaf and, if need be, its ancestors (an append that
+            // does not fit joins a new leaf instead, leaving the full one as it is).
+            if range.isEmpty, items.count <= ItemListLeaf<Item>.maxCount, range.lowerBound < count {
+                insertSplittingPath(items, at: range.lowerBound)
+                return
+            }
             if items.isEmpty, offset + range.count <= leafCount,
                height == 0 ? range.count < leafCount : leafCount - range.count >= ItemListLeaf<Item>.minCount {
                 modifyLeaf(at: range.lowerBound, delta: -range.count) { leaf, at in
@@ -352,7 +358,72 @@ extension ItemList {
         inner.header.pointee.total += delta
         let slots = inner.slots
         slots[found.slot].count += delta
+        if delta != 0 { inner.refreshEnds() }
         modify(&slots[found.slot].node, height: height - 1, position: found.offset, inserting: inserting, delta: delta, body)
+    }
+
+    /// Inserts `items` (at most a leaf's worth) at `position`, where the leaf has no room for them,
+    /// copying the shared nodes on the path: the leaf splits in two, and so on up while a parent overflows
+    /// (a B-tree insertion).
+    mutating func insertSplittingPath(_ items: UnsafeBufferPointer<Item>, at position: Int) {
+        count += items.count
+        guard let sibling = Self.insert(items, at: position, into: &root!, height: height) else { return }
+        let old = root.unsafelyUnwrapped
+        root = ItemListInner.make(height: height + 1, slots: [
+            ItemListTree<Item>.slot(old, height: height), ItemListTree<Item>.slot(sibling, height: height),
+        ])
+        height += 1
+    }
+
+    /// Inserts `items` at `position` in the subtree of `node` (made unique first); returns the node's new
+    /// right sibling when it split.
+    private static func insert(
+        _ items: UnsafeBufferPointer<Item>, at position: Int, into node: inout ItemListNode, height: Int
+    ) -> ItemListNode? {
+        typealias Leaf = ItemListLeaf<Item>
+        if height == 0 {
+            let leaf = unsafeDowncast(node, to: Leaf.self)
+            let total = leaf.count + items.count
+            precondition(total > Leaf.maxCount && total <= 2 * Leaf.maxCount)
+            let before = UnsafeBufferPointer(rebasing: leaf.buffer[..<position])
+            let after = UnsafeBufferPointer(rebasing: leaf.buffer[position...])
+            let left = Leaf.make(capacity: total / 2), right = Leaf.make(capacity: total - total / 2)
+            var filled = 0
+            for piece in [before, items, after] {
+                let intoLeft = Swift.max(0, Swift.min(piece.count, total / 2 - filled))
+                left.append(copying: UnsafeBufferPointer(rebasing: piece[..<intoLeft]))
+                right.append(copying: UnsafeBufferPointer(rebasing: piece[intoLeft...]))
+                filled += piece.count
+            }
+            node = left
+            return right
+        }
+        if !isKnownUniquelyReferenced(&node) {
+            node = unsafeDowncast(node, to: ItemListInner.self).copy()
+        }
+        let inner = unsafeDowncast(node, to: ItemListInner.self)
+        let found = inner.child(insertingAt: position)
+        inner.header.pointee.total += items.count
+        let slots = inner.slots
+        guard let sibling = insert(items, at: found.offset, into: &slots[found.slot].node, height: height - 1) else {
+            slots[found.slot].count += items.count
+            inner.refreshEnds()
+            return nil
+        }
+        slots[found.slot].count = ItemListTree<Item>.total(slots[found.slot].node, height: height - 1)
+        let added = ItemListTree<Item>.slot(sibling, height: height - 1)
+        if inner.count < ItemListInner.maxCount {
+            (slots + found.slot + 2).moveInitialize(from: slots + found.slot + 1, count: inner.count - found.slot - 1)
+            (slots + found.slot + 1).initialize(to: added)
+            inner.header.pointee.count += 1
+            inner.refreshEnds()
+            return nil
+        }
+        var all = Array(inner.buffer)
+        all.insert(added, at: found.slot + 1)
+        let half = all.count / 2
+        node = ItemListInner.make(height: height, slots: Array(all[..<half]))
+        return ItemListInner.make(height: height, slots: Array(all[half...]))
     }
 
     /// Calls `body` with each leaf's items, in order. O(n).

@@ -104,12 +104,3 @@ public final class HTTPChangeMonitor: Sendable {
         }
     }
 }
-
-extension Producer {
-    /// A producer that calls `make` on every start and runs what it returns.
-    static func deferred(_ make: @escaping () -> Producer) -> Producer {
-        Producer { observer, lifetime in
-            lifetime.add(make().start(observer))
-        }
-    }
-}

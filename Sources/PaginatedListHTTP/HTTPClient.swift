@@ -250,24 +250,3 @@ public struct HTTPClient: Sendable {
         return "\(text) (URLError \(error.code.rawValue))"
     }
 }
-
-extension Producer where Value: Sendable {
-    /// Transforms each value with `transform`, failing the run with the error it throws.
-    func attemptMap<U: Sendable>(_ transform: @escaping @Sendable (Value) throws(Failure) -> U) -> Producer<U, Failure> {
-        Producer<U, Failure> { observer, lifetime in
-            lifetime.add(start { event in
-                switch event {
-                case let .value(value):
-                    do throws(Failure) {
-                        observer.send(value: try transform(value))
-                    } catch {
-                        observer.send(error: error)
-                    }
-                case let .failed(error): observer.send(error: error)
-                case .completed: observer.sendCompleted()
-                case .interrupted: observer.sendInterrupted()
-                }
-            })
-        }
-    }
-}

@@ -78,6 +78,28 @@ public final class ChangingFeed: Sendable {
         /// …and inserts a run of this many items at a random position.
         public var burstInserts: ClosedRange<Int>
 
+        /// 0-3 insertions, 0-3 deletions and 0-2 edits, each anywhere.
+        public static let scattered = Churn(inserts: 0 ... 3, deletes: 0 ... 3, edits: 0 ... 2)
+        /// 0-2 insertions, 0-2 deletions, 0-3 re-ranks and an edit, each anywhere.
+        public static let reRanking = Churn(inserts: 0 ... 2, deletes: 0 ... 2, moves: 0 ... 3, edits: 0 ... 1)
+        /// An insertion, a deletion and a re-rank now and then, and one request in ten a run of 5-25
+        /// deletions and a run of 5-25 insertions, each somewhere.
+        public static let bursty = Churn(inserts: 0 ... 1, deletes: 0 ... 1, moves: 0 ... 1, burstChance: 0.1,
+                                         burstDeletes: 5 ... 25, burstInserts: 5 ... 25)
+        /// At most one insertion, one deletion and one edit: for pages of one or two items.
+        public static let gentle = Churn(inserts: 0 ... 1, deletes: 0 ... 1, edits: 0 ... 1)
+        /// Up to five changes, one of them a re-rank: for pages of one or two items, a feed re-ranked
+        /// faster than it is read.
+        public static let hectic = Churn(inserts: 0 ... 2, deletes: 0 ... 2, moves: 0 ... 1)
+        /// Three requests in ten, a run of 70-150 deletions (and up to 80 insertions) somewhere.
+        public static let deletionStorms = Churn(inserts: 0 ... 2, deletes: 0 ... 2, moves: 0 ... 1, burstChance: 0.3,
+                                                 burstDeletes: 70 ... 150, burstInserts: 0 ... 80)
+
+        /// One to two pages of `pageSize` new items at the top, and now and then a deletion and a re-rank.
+        public static func firehose(pageSize: Int) -> Churn {
+            Churn(deletes: 0 ... 1, moves: 0 ... 1, topInserts: pageSize ... 2 * pageSize)
+        }
+
         /// A mix; every part defaults to none.
         public init(
             inserts: ClosedRange<Int> = 0 ... 0, deletes: ClosedRange<Int> = 0 ... 0, moves: ClosedRange<Int> = 0 ... 0,

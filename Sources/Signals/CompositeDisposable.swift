@@ -6,12 +6,43 @@
 /// `add` returns a handle that removes the item again (without disposing it), so that long-lived
 /// composites do not accumulate finished work.
 public final class CompositeDisposable: Disposable {
+    /// The lock-guarded state: what was added, in order, with the token that removes it; `disposed` once
+    /// `dispose()` ran (nothing is held then).
     private struct Entries {
         var items: [(token: UInt64, disposable: any Disposable)] = []
         var nextToken: UInt64 = 0
+        var disposed = false
+
+        /// The outcome of an `add`.
+        enum Addition {
+            /// Held; `token` removes it.
+            case added(token: UInt64)
+            /// The composite is disposed: dispose the item at once.
+            case refused
+        }
+
+        mutating func add(_ disposable: any Disposable) -> Addition {
+            guard !disposed else { return .refused }
+            let token = nextToken
+            nextToken += 1
+            items.append((token, disposable))
+            return .added(token: token)
+        }
+
+        /// Removes the item `token`; returns it, to release outside the lock.
+        mutating func remove(_ token: UInt64) -> (any Disposable)? {
+            guard let index = items.firstIndex(where: { $0.token == token }) else { return nil }
+            return items.remove(at: index).disposable
+        }
+
+        /// Marks the composite disposed; returns the items to dispose, in order (none the second time).
+        mutating func dispose() -> [(token: UInt64, disposable: any Disposable)] {
+            disposed = true
+            defer { items = [] }
+            return items
+        }
     }
-    // nil once disposed
-    private let state = Locked<Entries?>(Entries())
+    private let state = Locked(Entries())
 
     /// An empty composite.
     public init() {}
@@ -22,7 +53,7 @@ public final class CompositeDisposable: Disposable {
     }
 
     /// Whether `dispose()` has been called.
-    public var isDisposed: Bool { state.withLock { $0 == nil } }
+    public var isDisposed: Bool { state.withLock { $0.disposed } }
 
     /// Adds `disposable`, or disposes it at once if the composite is already disposed.
     ///
@@ -31,18 +62,13 @@ public final class CompositeDisposable: Disposable {
     @discardableResult
     public func add(_ disposable: (any Disposable)?) -> (any Disposable)? {
         guard let disposable else { return nil }
-        let token = state.withLock { entries -> UInt64? in
-            guard entries != nil else { return nil }
-            let token = entries!.nextToken
-            entries!.nextToken += 1
-            entries!.items.append((token, disposable))
-            return token
-        }
-        guard let token else {
+        switch state.withLock({ $0.add(disposable) }) {
+        case let .added(token):
+            return AnyDisposable { [weak self] in self?.remove(token) }
+        case .refused:
             disposable.dispose()
             return nil
         }
-        return AnyDisposable { [weak self] in self?.remove(token) }
     }
 
     /// Adds an action to run when the composite is disposed (at once if it already is).
@@ -52,20 +78,12 @@ public final class CompositeDisposable: Disposable {
     }
 
     private func remove(_ token: UInt64) {
-        let removed = state.withLock { entries -> (any Disposable)? in
-            guard let index = entries?.items.firstIndex(where: { $0.token == token }) else { return nil }
-            return entries!.items.remove(at: index).disposable
-        }
+        let removed = state.withLock { $0.remove(token) }
         withExtendedLifetime(removed) {}   // released outside the lock
     }
 
     /// Disposes every item added so far, in the order they were added.
     public func dispose() {
-        let entries = state.withLock { entries -> Entries? in
-            let taken = entries
-            entries = nil
-            return taken
-        }
-        for item in entries?.items ?? [] { item.disposable.dispose() }
+        for item in state.withLock({ $0.dispose() }) { item.disposable.dispose() }
     }
 }

@@ -17,6 +17,9 @@ public enum Event<Value, Failure: Error> {
     /// The stream was cut off before it finished; no further events follow.
     case interrupted
 
+    // `isTerminating` and `value` are inlinable: the end of every run goes through them (producer start,
+    // `Benchmarks core`).
+
     /// Whether this event ends the stream (`failed`, `completed` or `interrupted`).
     @inlinable
     public var isTerminating: Bool {
@@ -32,14 +35,12 @@ public enum Event<Value, Failure: Error> {
     }
 
     /// The error carried by a `failed` event, or `nil`.
-    @inlinable
     public var error: Failure? {
         if case let .failed(error) = self { return error }
         return nil
     }
 
     /// The same event with `transform` applied to its value; terminal events pass unchanged.
-    @inlinable
     public func map<U>(_ transform: (Value) -> U) -> Event<U, Failure> {
         switch self {
         case let .value(value): return .value(transform(value))
@@ -50,7 +51,6 @@ public enum Event<Value, Failure: Error> {
     }
 
     /// The same event with `transform` applied to its error; values and other terminal events pass unchanged.
-    @inlinable
     public func mapError<F: Error>(_ transform: (Failure) -> F) -> Event<Value, F> {
         switch self {
         case let .value(value): return .value(value)

@@ -19,6 +19,9 @@
 /// count.modify { $0 += 1 }                       // 2
 /// ```
 public final class MutableProperty<Value> {
+    // Inlinable: `init`, `value`, `producer` and `signal`, which propertySet times (`Benchmarks core`,
+    // `compare`); not `modify` (no benchmark).
+
     @usableFromInline
     let storage: PropertyStorage<Value>
 
@@ -39,7 +42,6 @@ public final class MutableProperty<Value> {
     ///
     /// Observers are notified once, after the lock is released, also when `body` throws (with whatever
     /// value it left). `body` must not touch this property (that traps).
-    @inlinable
     @discardableResult
     public func modify<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         try storage.modify(body)

@@ -18,6 +18,10 @@
 /// numbers.startWithValues { print($0) }   // 1 2 3
 /// ```
 public struct Producer<Value, Failure: Error> {
+    // Inlinable: the initialisers and `start…` methods, which cold5map and producer start time
+    // (`Benchmarks core`, `compare`): a start handler made in a client is specialised there, and sends
+    // through the specialised path of the run's input.
+
     @usableFromInline
     let startHandler: (Signal<Value, Failure>.Observer, Lifetime) -> Void
 

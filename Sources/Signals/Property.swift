@@ -40,15 +40,12 @@ public final class Property<Value> {
     }
 
     /// The current value.
-    @inlinable
     public var value: Value { storage.value }
 
     /// Sends the current value, then every change; completes when the source is gone.
-    @inlinable
     public var producer: Producer<Value, Never> { storage.producer }
 
     /// Sends every change (not the current value); completes when the source is gone.
-    @inlinable
     public var signal: Signal<Value, Never> { storage.signal }
 
     deinit {

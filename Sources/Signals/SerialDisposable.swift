@@ -4,9 +4,32 @@
 /// Setting `inner` after the serial disposable is disposed disposes the new value at once.
 /// Disposal of the replaced value runs outside the lock, on the thread that sets `inner`.
 public final class SerialDisposable: Disposable {
+    /// The lock-guarded state: the current inner disposable, and whether this one was disposed.
     private struct Slot {
         var inner: (any Disposable)?
         var disposed = false
+
+        /// What to dispose once the lock is released after a replacement.
+        enum Replacement {
+            /// The previous inner (if any): it was replaced.
+            case old((any Disposable)?)
+            /// The new value: this disposable was disposed already, so it never holds it.
+            case new
+        }
+
+        mutating func replace(with newValue: (any Disposable)?) -> Replacement {
+            if disposed { return .new }
+            defer { inner = newValue }
+            return .old(inner)
+        }
+
+        /// Marks the slot disposed; returns the inner to dispose (none if it was disposed already).
+        mutating func dispose() -> (any Disposable)? {
+            guard !disposed else { return nil }
+            disposed = true
+            defer { inner = nil }
+            return inner
+        }
     }
     private let state = Locked(Slot())
 
@@ -22,26 +45,15 @@ public final class SerialDisposable: Disposable {
     public var inner: (any Disposable)? {
         get { state.withLock { $0.inner } }
         set {
-            let (old, disposeNew) = state.withLock { slot -> ((any Disposable)?, Bool) in
-                if slot.disposed { return (nil, true) }
-                let old = slot.inner
-                slot.inner = newValue
-                return (old, false)
+            switch state.withLock({ $0.replace(with: newValue) }) {
+            case let .old(old): old?.dispose()
+            case .new: newValue?.dispose()
             }
-            old?.dispose()
-            if disposeNew { newValue?.dispose() }
         }
     }
 
     /// Disposes the current inner disposable and every one set later.
     public func dispose() {
-        let old = state.withLock { slot -> (any Disposable)? in
-            guard !slot.disposed else { return nil }
-            slot.disposed = true
-            let old = slot.inner
-            slot.inner = nil
-            return old
-        }
-        old?.dispose()
+        state.withLock { $0.dispose() }?.dispose()
     }
 }

@@ -36,7 +36,7 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
     let tests = try String(contentsOf: here, encoding: .utf8)
     let testLines = tests.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     let parts = guide.components(separatedBy: "```swift\n").dropFirst()
-    #expect(parts.count == 18)
+    #expect(parts.count == 19)
     for part in parts {
         let code = part.components(separatedBy: "```")[0].split(separator: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }
@@ -236,6 +236,24 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
         flaky.retry(upTo: 2).start { print($0) }
     }
     #expect(printed == ["value(attempt 3)", "completed"])
+}
+
+@Test func attemptMapAndDeferred() {
+    let printed = Guide.run {
+        struct BadNumber: Error {}
+        let page = MutableProperty(0)
+        let nextPage = Producer<String, BadNumber>.deferred {
+            page.value += 1
+            return Producer(value: page.value == 1 ? "1" : "two")
+        }
+        let numbers = nextPage.attemptMap { text throws(BadNumber) -> Int in
+            guard let number = Int(text) else { throw BadNumber() }
+            return number
+        }
+        numbers.start { print($0) }
+        numbers.start { print($0) }
+    }
+    #expect(printed == ["value(1)", "completed", "failed(BadNumber())"])
 }
 
 @Test func debounceAndThrottle() {

@@ -100,7 +100,13 @@ final class IdentifiedItems<Item, Element: Identifiable>: ItemIdentities<Item> {
 
     /// The position of the held item whose id is `key` (whose hash value is `hash`), if any. O(log n).
     private func find(_ key: Element.ID, hash: Int, in items: ItemList<Item>) -> Int? {
-        guard var handle = handleByHash.handle(for: hash) else { return nil }
+        guard let handle = handleByHash.handle(for: hash) else { return nil }
+        return find(key, from: handle, in: items)
+    }
+
+    /// The position of the held item whose id is `key`, among `first` and the handles chained after it.
+    private func find(_ key: Element.ID, from first: Int, in items: ItemList<Item>) -> Int? {
+        var handle = first
         while true {
             let position = positions.position(of: handle)
             if id(of: items[position]) == key { return position }
@@ -133,10 +139,14 @@ final class IdentifiedItems<Item, Element: Identifiable>: ItemIdentities<Item> {
         var slotByHash = HandleTable(capacity: indexed ? batch.count : 0)
         var previousWithSameHash: [Int] = []
         previousWithSameHash.reserveCapacity(indexed ? batch.count : 0)
-        for item in batch {
+        // Every id's hash, then every lookup, in two tight loops: the lookups do not depend on each other,
+        // so the cache misses of a large table overlap instead of queueing one after another.
+        let hashes = batch.map { id(of: $0).hashValue }
+        let candidates = hashes.map { handleByHash.handle(for: $0) ?? -1 }
+        for (index, item) in batch.enumerated() {
             let key = id(of: item)
-            let hash = key.hashValue
-            if let held = find(key, hash: hash, in: items) {
+            let hash = hashes[index]
+            if candidates[index] >= 0, let held = find(key, from: candidates[index], in: items) {
                 sorted.updated[held] = item
                 continue
             }

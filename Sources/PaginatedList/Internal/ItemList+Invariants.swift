@@ -36,6 +36,11 @@ extension ItemList {
                 total += counted
             }
             if total != inner.total { problems.append("\(path): total \(inner.total), children hold \(total)") }
+            var end = 0
+            for index in 0 ... 16 {
+                if index > 0 { end = index <= inner.count ? end + inner.slots[index - 1].count : Int.max }
+                if inner.ends[index] != end { problems.append("\(path): running total \(index) is \(inner.ends[index]), expected \(end)") }
+            }
             return total
         }
         let total = check(root, height: height, isRoot: true, path: "root")

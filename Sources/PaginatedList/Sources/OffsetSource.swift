@@ -191,6 +191,9 @@ where Item.ID: Sendable {
         var drift: Drift
         /// How far the window is widened each way while searching.
         var search = 0
+        /// How much further down the next window reads to follow a run of shown items past the window's end
+        /// (not evidence of a push: it never makes a candidate look in place).
+        var reach = 0
         /// The expected position when the current search began (for `.resynchronised(by:)`).
         var searchOrigin: Int?
         var requests = 0
@@ -228,7 +231,8 @@ where Item.ID: Sendable {
             let before = OffsetSource.overlap + drift.up + search
             let offset = max(0, expected - before)
             let overlap = expected - offset
-            return Request(offset: offset, limit: overlap + (limit - kept.count) + drift.down + search, overlap: overlap)
+            return Request(offset: offset, limit: overlap + (limit - kept.count) + drift.down + search + reach,
+                           overlap: overlap)
         }
 
         /// Takes what `window` (the answer to `request`) adds, and says what to do next.
@@ -245,18 +249,22 @@ where Item.ID: Sendable {
             let ordinals = ids.indices.map { earlier[$0] ?? keptOrdinals[ids[$0]] }
             let last = shown - 1
             let candidates = Self.candidates(in: ordinals, atTop: request.offset == 0)
-            // A candidate is trusted when it sits where its ordinal says it should, give or take how far the
-            // feed may have moved; or, pushed further, when it ends with the item shown last or is a run of
-            // three or more items shown one after the other (items re-ranked downwards, one by one, land
-            // next to each other with far-apart ordinals).
-            let tolerance = OffsetSource.overlap + drift.up + drift.down + search
+            // A candidate is trusted when it is strong — a tight run (ordinals close together, as items shown
+            // one after the other are) that reaches the item shown last or holds three or more items — or
+            // when it sits where its ordinal says it should: as high as deletions above may have pulled it,
+            // as low as the last push. Items re-ranked downwards, one by one, land lower than that, next to
+            // each other with far-apart ordinals.
+            func displacement(_ index: Int) -> Int { index - (request.overlap - 1 - (last - ordinals[index]!)) }
             func isInPlace(_ index: Int) -> Bool {
-                abs(index - (request.overlap - 1 - (last - ordinals[index]!))) <= tolerance
+                (-(OffsetSource.overlap + drift.up + search) ... drift.down).contains(displacement(index))
             }
+            let strong = candidates.filter { $0.isTight && ($0.length >= 3 || $0.ordinal == last) }
             let trusted = candidates.filter { candidate in
-                candidate.ordinal == last || (candidate.length >= 3 && candidate.isTight) || isInPlace(candidate.end)
+                (candidate.isTight && (candidate.length >= 3 || candidate.ordinal == last)) || isInPlace(candidate.end)
             }
-            if let anchor = trusted.max(by: { $0.ordinal < $1.ordinal }) {
+            // The latest strong run wins; else the first trusted one, so that no unread item is skipped on
+            // weaker evidence.
+            if let anchor = strong.max(by: { $0.ordinal < $1.ordinal }) ?? trusted.first {
                 return anchored(after: anchor.end, reference: anchor.end, window, ordinals, request, isShort: isShort)
             }
             // No run confirms itself (every item shown near the place has an unread neighbour above it, say
@@ -266,8 +274,7 @@ where Item.ID: Sendable {
             // ones: the page goes on from the item shown before them (there must be one in the window), so
             // that none is skipped.
             func isInPlaceOrHigher(_ index: Int) -> Bool {
-                let displacement = index - (request.overlap - 1 - (last - ordinals[index]!))
-                return displacement <= 0 && -displacement <= OffsetSource.overlap + drift.up + search
+                (-(OffsetSource.overlap + drift.up + search) ... 0).contains(displacement(index))
             }
             if let reference = ordinals.indices.filter({ $0 > 0 && ordinals[$0] != nil && isInPlaceOrHigher($0) })
                 .max(by: { ordinals[$0]! < ordinals[$1]! }),
@@ -275,6 +282,15 @@ where Item.ID: Sendable {
                 return anchored(after: start, reference: reference, window, ordinals, request, isShort: isShort)
             }
 
+            // A run of items shown one after the other that reaches the end of the window may go on below it
+            // (the feed pushed the items shown down): read the same place again, further down by the items
+            // known to follow, skipping nothing.
+            if let run = candidates.last, run.isTight, run.end == window.count - 1, !isShort,
+               requests < maxRequestsPerPage {
+                reach = min(maxSearchDistance, request.offset + window.count - expected + (last - run.ordinal))
+                finding = .pushed
+                return .request(nextRequest())
+            }
             if request.offset == 0, isShort, !ordinals.contains(where: { $0 != nil }) {
                 // The whole feed is in the window and nothing shown is left in it: everything is new.
                 finding = .anchored
@@ -308,11 +324,8 @@ where Item.ID: Sendable {
                 // page goes on from the same position with a fresh budget.
                 return finish()
             }
-            if let anchor = candidates.max(by: { $0.ordinal < $1.ordinal }) {
-                // The search found nothing better: the best candidate it has (what it skips is reported).
-                return anchored(after: anchor.end, reference: anchor.end, window, ordinals, request, isShort: isShort)
-            }
-            // Nothing shown within reach: go on from this window rather than stall.
+            // Nothing trusted within reach: go on from this window rather than stall, keeping every unread item
+            // it holds (guessing an anchor could skip the very items that come next).
             diagnostics.append(.sourceCorrection(.resynchronisationFailed))
             search = 0
             searchOrigin = nil
@@ -335,22 +348,23 @@ where Item.ID: Sendable {
                 duplicates += ordinals[min(request.overlap, window.count)...].count { $0 != nil }
                 skipAbove(window, ordinals, before: anchor)
                 drift.down = min(maxSearchDistance, max(drift.down, end - expected))
-                drift.up = 0
+                drift.up /= 2
                 expected = end
                 finding = .pushed
                 return requests < maxRequestsPerPage ? .request(nextRequest()) : finish()
             }
             let origin = searchOrigin ?? expected
             if origin > end { diagnostics.append(.sourceCorrection(.resynchronised(by: origin - end))) }
-            drift.up = min(maxSearchDistance, max(0, expected - end))
-            // While the feed pushes the items shown down, windows keep the largest push seen; once it
-            // stops, the extra reach halves with each window.
+            // While the feed moves the items shown (up: deletions above; down: insertions above), windows
+            // keep the largest move seen that way; once it stops, the extra reach halves with each window.
+            drift.up = origin > end ? min(maxSearchDistance, max(drift.up, origin - end)) : drift.up / 2
             drift.down = end > expected ? min(maxSearchDistance, max(drift.down, end - expected)) : drift.down / 2
             skipAbove(window, ordinals, before: anchor)
             // Items shown before (the anchor included) where the request expected new ones: pushed down.
             duplicates += ordinals[min(request.overlap, anchor + 1) ..< anchor + 1].count { $0 != nil }
             search = 0
             searchOrigin = nil
+            reach = 0
             finding = .anchored
             return advance(consumed: keep(window, ordinals: ordinals, after: anchor), of: window, at: request,
                            isShort: isShort)

@@ -44,20 +44,10 @@ final class AsyncEventChannel<Value: Sendable, Failure: Error>: Sendable {
         case let .failed(error): step = .failed(error)
         case .completed, .interrupted: step = .finished
         }
-        let waiter = state.withLock { state -> UnsafeContinuation<Step, Never>? in
-            guard case let .open(waiter) = state.phase else { return nil }
-            if case let .value(value) = step {
-                if waiter != nil {
-                    state.phase = .open(waiter: nil)
-                } else {
-                    state.buffer.append(value)
-                }
-                return waiter
-            }
-            state.phase = waiter == nil ? .closing(step) : .closed
-            return waiter
+        switch state.withLock({ $0.receive(step) }) {
+        case .none: return
+        case let .resume(waiter): waiter.resume(returning: step)
         }
-        waiter?.resume(returning: step)
     }
 
     /// The next buffered value, or the end; suspends until one arrives. If the calling task is (or gets)
@@ -83,19 +73,52 @@ final class AsyncEventChannel<Value: Sendable, Failure: Error>: Sendable {
     /// Ends the iteration: drops buffered values, resumes a waiting `next` with `finished`, disposes
     /// the subscription. Idempotent.
     func cancel() {
-        let waiter = state.withLock { state -> UnsafeContinuation<Step, Never>? in
-            var waiter: UnsafeContinuation<Step, Never>?
-            if case let .open(suspended) = state.phase { waiter = suspended }
-            state.phase = .closed
-            state.buffer.removeAll()
-            return waiter
+        switch state.withLock({ $0.cancel() }) {
+        case .none: break
+        case let .resume(waiter): waiter.resume(returning: .finished)
         }
-        waiter?.resume(returning: .finished)
         subscription.dispose()
     }
 }
 
 extension AsyncEventChannel.State {
+    /// What to do once the lock is released.
+    enum WaiterAction {
+        case none
+        /// Resume the suspended `next`.
+        case resume(UnsafeContinuation<AsyncEventChannel.Step, Never>)
+    }
+
+    /// Takes a step from the stream: hands it to the suspended `next`, if any, or buffers a value, or
+    /// keeps the end for when the buffer is drained. Steps after the end are dropped.
+    mutating func receive(_ step: AsyncEventChannel.Step) -> WaiterAction {
+        guard case let .open(waiter) = phase else { return .none }
+        if case let .value(value) = step {
+            if let waiter {
+                phase = .open(waiter: nil)
+                return .resume(waiter)
+            }
+            buffer.append(value)
+            return .none
+        }
+        guard let waiter else {
+            phase = .closing(step)
+            return .none
+        }
+        phase = .closed
+        return .resume(waiter)
+    }
+
+    /// Ends the iteration: drops the buffer; a suspended `next` is resumed with the end.
+    mutating func cancel() -> WaiterAction {
+        defer {
+            phase = .closed
+            buffer.removeAll()
+        }
+        if case let .open(waiter?) = phase { return .resume(waiter) }
+        return .none
+    }
+
     /// A buffered value or the end, if there is one; otherwise records `waiter` (when given) as the
     /// suspended `next` and returns `nil`.
     mutating func takeReady(orWait waiter: UnsafeContinuation<AsyncEventChannel.Step, Never>?) -> AsyncEventChannel.Step? {

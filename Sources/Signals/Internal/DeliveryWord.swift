@@ -1,5 +1,7 @@
 import Synchronization
 
+// Inlinable throughout: every send reads or moves the word (see `SignalCore`, "Inlining").
+
 /// Whether a thread is delivering a signal's events, and whether work waits for it.
 @usableFromInline
 struct DeliveryStatus: RawRepresentable, AtomicRepresentable, Equatable, Sendable {

@@ -37,6 +37,10 @@ extension Event {
 /// (`Signal.transformed(by:)`: an observation of the upstream signal that sends into a new pipe) and on
 /// `Producer` (`Producer.transformed(by:)`, fused with the upstream start handler: no intermediate
 /// signal, no allocation per value). See "Writing an operator" in `Docs/Signals.md` for the contract.
+///
+/// Inlinable, with both derived forms and every operator written with it: unspecialised, five operators
+/// on a signal cost 14,385 instructions per value instead of 602, five fused on a producer 3,532 instead of
+/// 272 (the operator rows of `Benchmarks core`, measured with callgrind).
 @usableFromInline
 struct EventTransformation<Value, Failure: Error, Output, OutputFailure: Error> {
     /// Where the operator sends: the input of the next signal, or the next stage of a fused producer.

@@ -6,6 +6,8 @@
 /// full and halves when the count falls to a quarter of it (never below the minimum capacity), so it stays
 /// within a constant factor of the largest number of elements held at once, however many passed through.
 /// A value type with copy-on-write storage; not thread-safe (guard it with the owner's lock).
+///
+/// `@usableFromInline` (not inlinable): the signal's inlinable queueing path calls it.
 @usableFromInline
 package struct FIFO<Element> {
     final class Storage: ManagedBuffer<Header, Element> {

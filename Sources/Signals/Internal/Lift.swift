@@ -4,7 +4,6 @@ extension Producer {
     /// The stateful operators live on `Signal` (whose serial delivery confines their state) and reach
     /// `Producer` through here. The upstream run is tied to the downstream run's lifetime: when the
     /// downstream run ends (terminated by the operator, or disposed), the upstream run is disposed.
-    @inlinable
     func lift<U, F>(_ transform: @escaping (Signal<Value, Failure>) -> Signal<U, F>) -> Producer<U, F> {
         Producer<U, F> { observer, lifetime in
             self.startWithSignal { signal, disposable in
@@ -16,17 +15,14 @@ extension Producer {
 }
 
 /// A value handed from one thread to another exactly once, under a lock (`start(on:)`'s start handler).
-@usableFromInline
 final class Handoff<T>: @unchecked Sendable {
-    @usableFromInline let lock = Lock()
+    let lock = Lock()
     /// Guarded by `lock`.
-    @usableFromInline var value: T?
+    var value: T?
 
-    @inlinable
     init(_ value: T) { self.value = value }
 
     /// Takes the value; `nil` if it was already taken.
-    @inlinable
     func take() -> T? {
         lock.locked { () -> T? in
             let taken = value

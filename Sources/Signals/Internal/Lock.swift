@@ -9,6 +9,8 @@ import Musl
 #endif
 #endif
 
+// `locked` is inlinable: every send takes the lock (hot1 and every other row of `Benchmarks core`).
+
 /// The package's lock: mutual exclusion only, with the guarded state kept beside it in the owning
 /// object (which documents what the lock guards). `locked` may return non-`Sendable` values read from
 /// or handed to that state. Critical sections are short and never call into user code.

@@ -68,6 +68,8 @@ struct ObserverWord: ~Copyable, Sendable {
     func markDisposed() { raw.bitwiseOr(ObserverWordValue.disposedBit, ordering: .releasing) }
 }
 
+// Inlinable throughout: the per-event path (see `SignalCore`, "Inlining").
+
 /// One attached observer. An observer list holds it with a manual retain (see `SignalCore`,
 /// "Per-event path"); deliveries in progress use it unretained.
 ///

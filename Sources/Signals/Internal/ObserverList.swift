@@ -1,3 +1,5 @@
+// Inlinable throughout: the per-event, attach and detach paths (see `SignalCore`, "Inlining").
+
 /// Where an observer list's elements are: `count` of the `capacity` slots, from the first.
 @usableFromInline
 struct ObserverListHeader {

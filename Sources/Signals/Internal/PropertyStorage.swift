@@ -10,6 +10,9 @@ import Synchronization
 final class PropertyStorage<Value>: @unchecked Sendable {
     @usableFromInline typealias Core = SignalCore<Value, Never>
 
+    // Inlinable where a set, a start of `producer` or a read goes: propertySet (`Benchmarks core`,
+    // `compare`). `modify` is not (no benchmark).
+
     @usableFromInline let core: Core
     /// The `Signal` around `core`, handed out as the property's `signal`.
     @usableFromInline let signal: Signal<Value, Never>
@@ -38,11 +41,10 @@ final class PropertyStorage<Value>: @unchecked Sendable {
         core.run(core.lock.locked { state.set(newValue, &core.state, core.delivery) }, value: newValue)
     }
 
-    @inlinable
+    @usableFromInline
     func modify<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         checkNotInsideModify()
-        let (result, start, newValue) = core.lock.locked {
-            () -> (Result<R, E>, SignalState<Value, Never>.ValueStart, Value) in
+        let modified = core.lock.locked { () -> PropertyState<Value>.Modification<R, E> in
             modifyingThread.store(currentThreadID(), ordering: .relaxed)
             let result: Result<R, E>
             do throws(E) {
@@ -53,10 +55,10 @@ final class PropertyStorage<Value>: @unchecked Sendable {
             modifyingThread.store(0, ordering: .relaxed)
             // Observers are told even if `body` threw: whatever it left in place is the new value.
             let newValue = state.current
-            return (result, state.set(newValue, &core.state, core.delivery), newValue)
+            return .init(result: result, newValue: newValue, start: state.set(newValue, &core.state, core.delivery))
         }
-        core.run(start, value: newValue)
-        return try result.get()
+        core.run(modified.start, value: modified.newValue)
+        return try modified.result.get()
     }
 
     @inlinable
@@ -117,15 +119,19 @@ final class PropertyStorage<Value>: @unchecked Sendable {
         _ action: @escaping @Sendable (Event<Value, Never>) -> Void
     ) -> (current: Value, observation: (any Disposable)?) {
         let box = Unmanaged.passRetained(ObserverBox<Value, Never>(.events(action)))
-        let (current, attachment) = core.lock.locked { (state.current, core.state.attach(box, core.delivery)) }
+        var current: Value?
+        let attachment = core.lock.locked { () -> SignalState<Value, Never>.Attachment in
+            current = state.current
+            return core.state.attach(box, core.delivery)
+        }
         switch attachment {
         case let .attached(token, released):
             released.release()
-            return (current, Observation(core, token))
+            return (current!, Observation(core, token))
         case .rejected:
             box.release()
             action(.interrupted)
-            return (current, nil)
+            return (current!, nil)
         }
     }
 
@@ -161,6 +167,13 @@ struct PropertyState<Value> {
     mutating func set(_ newValue: Value, _ signal: inout Signal, _ delivery: borrowing DeliveryWord) -> Signal.ValueStart {
         current = newValue
         return signal.startValue(newValue, delivery)
+    }
+
+    /// What a `modify` did under the lock: what its body returned or threw, and the change to deliver.
+    struct Modification<R, E: Error> {
+        let result: Result<R, E>
+        let newValue: Value
+        let start: Signal.ValueStart
     }
 
     /// `set`, with the delivery queued for the caller to run later (see `StagedDelivery`).

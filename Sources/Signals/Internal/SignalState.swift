@@ -1,3 +1,6 @@
+// Inlinable throughout, with `SignalCore` (see its "Inlining" paragraph), except `keepAlive` (no
+// benchmark).
+
 /// The lock-guarded state of a signal (see `SignalCore`), as a value with one mutating method per thing
 /// that can happen to it. Each method runs under the signal's lock, changes the state, and returns what
 /// the caller must do once the lock is released: deliver, release, drop. None of them calls user code.

@@ -1,3 +1,30 @@
+extension EventTransformation where Output == Value, OutputFailure == Failure {
+    /// `on`: runs the side effects for each event, then forwards it unchanged.
+    @inlinable
+    static func on(
+        value: (@Sendable (Value) -> Void)?,
+        failed: (@Sendable (Failure) -> Void)?,
+        completed: (@Sendable () -> Void)?,
+        interrupted: (@Sendable () -> Void)?,
+        terminated: (@Sendable () -> Void)?
+    ) -> Self {
+        Self(values: { downstream in
+            { received in
+                value?(received)
+                downstream.send(value: received)
+            }
+        }, termination: { ended in
+            switch ended {
+            case let .failed(error): failed?(error)
+            case .completed: completed?()
+            case .interrupted: interrupted?()
+            }
+            terminated?()
+            return ended
+        })
+    }
+}
+
 extension Signal {
     /// A signal that runs the given side effects for each event, then forwards it.
     ///
@@ -11,19 +38,8 @@ extension Signal {
         interrupted: (@Sendable () -> Void)? = nil,
         terminated: (@Sendable () -> Void)? = nil
     ) -> Signal<Value, Failure> {
-        let (output, input) = Signal.pipe()
-        // The input is reached only from this signal's serial delivery.
-        let downstream = Confined(input)
-        observe { event in
-            switch event {
-            case let .value(v): value?(v)
-            case let .failed(error): failed?(error); terminated?()
-            case .completed: completed?(); terminated?()
-            case .interrupted: interrupted?(); terminated?()
-            }
-            downstream.value.send(event)
-        }
-        return output
+        transformed(by: .on(value: value, failed: failed, completed: completed, interrupted: interrupted,
+                            terminated: terminated))
     }
 }
 

@@ -55,47 +55,94 @@ extension Property {
 /// each change updates `parts` and sets the storage to `combine(parts)`, submitted under `lock` (so that
 /// changes of several sources reach the result in the order they were made) and delivered after it.
 final class PropertyLink<Parts, Value>: @unchecked Sendable {
+    // `@unchecked Sendable`: `state` is only touched with `lock` held; `combine` is immutable.
     let lock = Lock()
     /// Pure, non-user code (building a tuple, unwrapping): may run under `lock`.
     let combine: (Parts) -> Value?
-    // Guarded by `lock`.
-    var parts: Parts
-    var target: PropertyStorage<Value>?
-    var isCompleted = false
+    /// Guarded by `lock`.
+    var state: PropertyLinkState<Parts, Value>
 
     init(_ parts: Parts, combine: @escaping (Parts) -> Value?) {
-        self.parts = parts
+        state = PropertyLinkState(parts: parts)
         self.combine = combine
     }
 
     func update(_ change: (inout Parts) -> Void) {
-        let outcome = lock.locked { () -> (PropertyStorage<Value>, Signal<Value, Never>.Delivery)? in
-            guard !isCompleted else { return nil }
-            change(&parts)
-            guard let target, let value = combine(parts) else { return nil }
-            return target.stage(value).map { (target, $0) }
+        switch lock.locked({ state.update(change, combine) }) {
+        case .none: return
+        case let .deliver(delivery, target): target.core.deliver(delivery)
         }
-        if let (target, delivery) = outcome { target.core.deliver(delivery) }
     }
 
     func complete() {
-        let target = lock.locked { () -> PropertyStorage<Value>? in
-            guard !isCompleted else { return nil }
-            isCompleted = true
-            return self.target
+        switch lock.locked({ state.complete() }) {
+        case .none: return
+        case let .complete(target): target?.complete()
         }
-        target?.complete()
     }
 
     /// Creates the result's storage from `parts`, after `fill` supplied the parts no change has set yet.
     func connect(_ fill: (inout Parts) -> Void) -> PropertyStorage<Value> {
-        let (storage, completed) = lock.locked { () -> (PropertyStorage<Value>, Bool) in
-            fill(&parts)
-            let storage = PropertyStorage(combine(parts)!)
-            target = storage
-            return (storage, isCompleted)
+        switch lock.locked({ state.connect(fill, combine) }) {
+        case let .open(storage):
+            return storage
+        case let .completed(storage):
+            storage.complete()
+            return storage
         }
-        if completed { storage.complete() }
-        return storage
+    }
+}
+
+/// The lock-guarded state of a `PropertyLink`: the parts so far, the result's storage once connected, and
+/// whether a source completed. Each method says what to do once the lock is released.
+struct PropertyLinkState<Parts, Value> {
+    var parts: Parts
+    var target: PropertyStorage<Value>?
+    var isCompleted = false
+
+    init(parts: Parts) {
+        self.parts = parts
+    }
+
+    enum UpdateAction {
+        /// Nothing to deliver: completed, not connected yet, no value yet, or queued for the thread
+        /// delivering the result's changes.
+        case none
+        /// The result's storage holds the new value: run its delivery.
+        case deliver(SignalCore<Value, Never>.Delivery, to: PropertyStorage<Value>)
+    }
+
+    mutating func update(_ change: (inout Parts) -> Void, _ combine: (Parts) -> Value?) -> UpdateAction {
+        guard !isCompleted else { return .none }
+        change(&parts)
+        guard let target, let value = combine(parts), let delivery = target.stage(value) else { return .none }
+        return .deliver(delivery, to: target)
+    }
+
+    enum CompleteAction {
+        /// Completed already.
+        case none
+        /// Complete the result's storage (if it is connected yet; `connect` completes it otherwise).
+        case complete(PropertyStorage<Value>?)
+    }
+
+    mutating func complete() -> CompleteAction {
+        guard !isCompleted else { return .none }
+        isCompleted = true
+        return .complete(target)
+    }
+
+    enum Connection {
+        /// The result's storage, following its sources.
+        case open(PropertyStorage<Value>)
+        /// The result's storage; a source completed before it existed: complete it.
+        case completed(PropertyStorage<Value>)
+    }
+
+    mutating func connect(_ fill: (inout Parts) -> Void, _ combine: (Parts) -> Value?) -> Connection {
+        fill(&parts)
+        let storage = PropertyStorage(combine(parts)!)
+        target = storage
+        return isCompleted ? .completed(storage) : .open(storage)
     }
 }

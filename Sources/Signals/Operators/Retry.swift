@@ -27,11 +27,31 @@ extension Producer {
     }
 }
 
+/// The lock-guarded state of a run of `retry`: the retries left.
+struct RetryState {
+    var retriesLeft: Int
+
+    /// What to do with a failure.
+    enum Decision {
+        /// Start the producer again (after the delay, if any).
+        case retry
+        /// No retry left: forward the failure.
+        case forward
+    }
+
+    mutating func failed() -> Decision {
+        guard retriesLeft > 0 else { return .forward }
+        retriesLeft -= 1
+        return .retry
+    }
+}
+
 /// One run of `retry`: the attempts left, and the current attempt (or the scheduled retry).
 final class RetryRun<Value, Failure: Error>: @unchecked Sendable {
+    // `@unchecked Sendable`: `state` is only touched with `lock` held; the rest is immutable or Sendable.
     let lock = Lock()
     /// Guarded by `lock`.
-    var retriesLeft: Int
+    var state: RetryState
     let producer: Producer<Value, Failure>
     let delay: (Duration, any DateScheduler)?
     /// Reached by one attempt at a time: the next starts only after the previous one ended.
@@ -42,7 +62,7 @@ final class RetryRun<Value, Failure: Error>: @unchecked Sendable {
     init(_ producer: Producer<Value, Failure>, retries: Int, delay: (Duration, any DateScheduler)?,
          downstream: Signal<Value, Failure>.Observer) {
         self.producer = producer
-        self.retriesLeft = max(0, retries)
+        state = RetryState(retriesLeft: max(0, retries))
         self.delay = delay
         self.downstream = downstream
     }
@@ -52,20 +72,12 @@ final class RetryRun<Value, Failure: Error>: @unchecked Sendable {
         producer.startWithSignal { signal, disposable in
             current.inner = disposable
             signal.attachForwarding(Signal<Value, Failure>.Observer(forwarding: { [self] event in
-                if case .failed = event, takeRetry() {
-                    retry()
-                } else {
-                    downstream.send(event)
+                guard case .failed = event else { return downstream.send(event) }
+                switch lock.locked({ state.failed() }) {
+                case .retry: retry()
+                case .forward: downstream.send(event)
                 }
             }))
-        }
-    }
-
-    func takeRetry() -> Bool {
-        lock.locked { () -> Bool in
-            guard retriesLeft > 0 else { return false }
-            retriesLeft -= 1
-            return true
         }
     }
 

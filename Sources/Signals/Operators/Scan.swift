@@ -1,3 +1,18 @@
+extension EventTransformation where OutputFailure == Failure {
+    /// `scan`: the running accumulation of the values, from `initial` anew for every stream; the terminal
+    /// event passes unchanged. Stateful: serialised by a signal, never fused.
+    @inlinable
+    static func scan(_ initial: Output, _ next: @escaping @Sendable (Output, Value) -> Output) -> Self {
+        Self { downstream in
+            let accumulated = Confined(initial)
+            return { value in
+                accumulated.value = next(accumulated.value, value)
+                downstream.send(value: accumulated.value)
+            }
+        }
+    }
+}
+
 extension Signal {
     /// A signal of the running accumulation of this one's values: `next(initial, v1)`, then
     /// `next(that, v2)`, and so on; terminal events pass through.
@@ -8,20 +23,7 @@ extension Signal {
     public func scan<State>(
         _ initial: State, _ next: @escaping @Sendable (State, Value) -> State
     ) -> Signal<State, Failure> {
-        let (output, input) = Signal<State, Failure>.pipe()
-        // The accumulator and the input are reached only from this signal's serial delivery.
-        let state = Confined((input: input, accumulated: initial))
-        observe { event in
-            switch event {
-            case let .value(value):
-                state.value.accumulated = next(state.value.accumulated, value)
-                state.value.input.send(value: state.value.accumulated)
-            case let .failed(error): state.value.input.send(error: error)
-            case .completed: state.value.input.sendCompleted()
-            case .interrupted: state.value.input.sendInterrupted()
-            }
-        }
-        return output
+        transformed(by: .scan(initial, next))
     }
 }
 

@@ -1,3 +1,20 @@
+extension EventTransformation where Output == Value, OutputFailure == Failure {
+    /// `skipRepeats`: the values, minus each one that `isEquivalent` to the one before it (the first value
+    /// of every stream passes); the terminal event passes unchanged. Stateful: serialised by a signal,
+    /// never fused.
+    @inlinable
+    static func skipRepeats(by isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Self {
+        Self { downstream in
+            let previous = Confined<Value?>(nil)
+            return { value in
+                if let last = previous.value, isEquivalent(last, value) { return }
+                previous.value = value
+                downstream.send(value: value)
+            }
+        }
+    }
+}
+
 extension Signal {
     /// A signal of this one's values, minus each value that `isEquivalent` to the one before it.
     ///
@@ -8,17 +25,7 @@ extension Signal {
     public func skipRepeats(
         by isEquivalent: @escaping @Sendable (Value, Value) -> Bool
     ) -> Signal<Value, Failure> {
-        let (output, input) = Signal.pipe()
-        // The previous value and the input are reached only from this signal's serial delivery.
-        let state = Confined((input: input, previous: Value?.none))
-        observe { event in
-            if case let .value(value) = event {
-                if let previous = state.value.previous, isEquivalent(previous, value) { return }
-                state.value.previous = value
-            }
-            state.value.input.send(event)
-        }
-        return output
+        transformed(by: .skipRepeats(by: isEquivalent))
     }
 }
 

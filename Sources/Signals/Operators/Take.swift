@@ -5,7 +5,6 @@ extension Signal {
     /// signal terminates first, the returned one terminates the same way. With `count <= 0` the
     /// returned signal has already completed (so, like any terminated signal, a late observer gets
     /// `interrupted`; use `Producer.take(first:)` to observe `completed`).
-    @inlinable
     public func take(first count: Int) -> Signal<Value, Failure> {
         let (output, input) = Signal.pipe()
         guard count > 0 else {

@@ -52,31 +52,23 @@ enum FeedSessions {
         var description: String { name }
 
         /// Single insertions, deletions and edits anywhere.
-        static let churn = Profile(name: "churn", feedSizes: 50 ... 300, pageSizes: 5 ... 50) { _ in
-            .init(inserts: 0 ... 3, deletes: 0 ... 3, edits: 0 ... 2)
-        }
+        static let churn = Profile(name: "churn", feedSizes: 50 ... 300, pageSizes: 5 ... 50) { _ in .scattered }
         /// Re-ranks too: items move anywhere, up or down.
-        static let moves = Profile(name: "moves", feedSizes: 50 ... 300, pageSizes: 5 ... 50) { _ in
-            .init(inserts: 0 ... 2, deletes: 0 ... 2, moves: 0 ... 3, edits: 0 ... 1)
-        }
-        /// Now and then (one request in ten) a run of 5-25 deletions and a run of 5-25 insertions somewhere.
-        static let bursts = Profile(name: "bursts", feedSizes: 80 ... 300, pageSizes: 5 ... 50) { _ in
-            .init(inserts: 0 ... 1, deletes: 0 ... 1, moves: 0 ... 1, burstChance: 0.1, burstDeletes: 5 ... 25,
-                  burstInserts: 5 ... 25)
-        }
+        static let moves = Profile(name: "moves", feedSizes: 50 ... 300, pageSizes: 5 ... 50) { _ in .reRanking }
+        /// Now and then a run of 5-25 deletions and a run of 5-25 insertions somewhere.
+        static let bursts = Profile(name: "bursts", feedSizes: 80 ... 300, pageSizes: 5 ... 50) { _ in .bursty }
         /// A page to two pages of new items at the top after every request (at most 60: within the bound by
         /// which an offset window grows).
-        static let firehose = Profile(name: "firehose", feedSizes: 50 ... 300, pageSizes: 5 ... 30) { pageSize in
-            .init(deletes: 0 ... 1, moves: 0 ... 1, topInserts: pageSize ... 2 * pageSize)
-        }
-        /// Pages of one or two items on a feed that moves.
-        static let tinyPages = Profile(name: "tiny pages", feedSizes: 20 ... 80, pageSizes: 1 ... 2) { _ in
-            .init(inserts: 0 ... 2, deletes: 0 ... 2, moves: 0 ... 1)
+        static let firehose = Profile(name: "firehose", feedSizes: 50 ... 300, pageSizes: 5 ... 30) { .firehose(pageSize: $0) }
+        /// Pages of one or two items, with an insertion, a deletion and an edit anywhere between two requests.
+        static let tinyPages = Profile(name: "tiny pages", feedSizes: 20 ... 80, pageSizes: 1 ... 2) { _ in .gentle }
+        /// Beyond the bounds: pages of one or two items on a feed re-ranked faster than it is read.
+        static let tinyPagesReRanked = Profile(name: "tiny pages re-ranked", feedSizes: 20 ... 80, pageSizes: 1 ... 2) { _ in
+            .hectic
         }
         /// Beyond the bounds: runs of 70-150 deletions (more than an offset source searches), often.
         static let deletionStorms = Profile(name: "deletion storms", feedSizes: 150 ... 400, pageSizes: 5 ... 30) { _ in
-            .init(inserts: 0 ... 2, deletes: 0 ... 2, moves: 0 ... 1, burstChance: 0.3, burstDeletes: 70 ... 150,
-                  burstInserts: 0 ... 80)
+            .deletionStorms
         }
 
         static let withinBounds: [Profile] = [.churn, .moves, .bursts, .firehose, .tinyPages]

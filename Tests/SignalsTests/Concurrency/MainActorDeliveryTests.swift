@@ -2,20 +2,14 @@ import Foundation
 import Testing
 import Signals
 
-/// State only the main actor touches.
-@MainActor
-final class MainActorLog<T> {
-    var entries: [T] = []
-}
-
 // Serialized: `UIScheduler` runs at once only when nothing it enqueued is still waiting, across the process.
 @Suite(.serialized) struct MainActorDeliveryTests {
     @Test func observeValuesOnUISchedulerDeliversOnTheMainActorInOrder() async {
         let (signal, input) = Signal<Int, Never>.pipe()
-        let log = await MainActorLog<Int>()
+        let log = Log<Int>()
         let disposable = signal.observeValues(on: UIScheduler()) { value in
             dispatchPrecondition(condition: .onQueue(.main))
-            log.entries.append(value)
+            log.append(value)
         }
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -24,18 +18,18 @@ final class MainActorLog<T> {
             }
         }
         await MainActor.run {}   // the main queue has run everything enqueued before this
-        #expect(await log.entries == Array(1...100))
+        #expect(log.all == Array(1...100))
         disposable?.dispose()
     }
 
     @Test func observeOnUISchedulerDeliversTheTerminalEvent() async {
-        let (signal, input) = Signal<Int, AsyncTestError>.pipe()
-        let log = await MainActorLog<Event<Int, AsyncTestError>>()
-        signal.observe(on: UIScheduler()) { event in log.entries.append(event) }
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let log = Log<Event<Int, TestError>>()
+        signal.observe(on: UIScheduler()) { event in log.append(event) }
         input.send(value: 1)
-        input.send(error: AsyncTestError())
+        input.send(error: TestError())
         await MainActor.run {}
-        #expect(await log.entries == [.value(1), .failed(AsyncTestError())])
+        #expect(log.all == [.value(1), .failed(TestError())])
     }
 
     @Test @MainActor func onTheMainThreadWithNothingQueuedDeliveryIsImmediate() async {
@@ -45,18 +39,18 @@ final class MainActorLog<T> {
         for _ in 0..<50 where !immediate {
             await MainActor.run {}
             let (signal, input) = Signal<Int, Never>.pipe()
-            let log = MainActorLog<Int>()
-            signal.observeValues(on: UIScheduler()) { log.entries.append($0) }
+            let log = Log<Int>()
+            signal.observeValues(on: UIScheduler()) { log.append($0) }
             input.send(value: 1)
-            immediate = log.entries == [1]
+            immediate = log.all == [1]
         }
         #expect(immediate)
     }
 
     @Test func disposingOnTheMainActorDropsDeliveriesAlreadyEnqueued() async {
         let (signal, input) = Signal<Int, Never>.pipe()
-        let log = await MainActorLog<Int>()
-        let disposable = signal.observeValues(on: UIScheduler()) { log.entries.append($0) }!
+        let log = Log<Int>()
+        let disposable = signal.observeValues(on: UIScheduler()) { log.append($0) }!
         // Enqueue the dispose behind value 1 and ahead of value 2 on the main queue.
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -67,28 +61,28 @@ final class MainActorLog<T> {
             }
         }
         await MainActor.run {}
-        #expect(await log.entries == [1])
+        #expect(log.all == [1])
     }
 
     @Test func startWithValuesOnUISchedulerDeliversTheCurrentValueThenChanges() async {
         let property = MutableProperty(0)
-        let log = await MainActorLog<Int>()
-        let disposable = property.producer.startWithValues(on: UIScheduler()) { log.entries.append($0) }
+        let log = Log<Int>()
+        let disposable = property.producer.startWithValues(on: UIScheduler()) { log.append($0) }
         property.value = 1
         property.value = 2
         await MainActor.run {}
-        #expect(await log.entries == [0, 1, 2])
+        #expect(log.all == [0, 1, 2])
         disposable.dispose()
     }
 
     @Test func disposingAStartWithEventsOnUISchedulerInterruptsTheRun() async {
-        let lifetimes = AsyncRecorder<Lifetime>()
+        let lifetimes = Log<Lifetime>()
         let producer = Producer<Int, Never> { observer, lifetime in
             lifetimes.append(lifetime)
             observer.keepAliveUntilTerminated()
         }
-        let log = await MainActorLog<Event<Int, Never>>()
-        let disposable = producer.startWithEvents(on: UIScheduler()) { log.entries.append($0) }
+        let log = Log<Event<Int, Never>>()
+        let disposable = producer.startWithEvents(on: UIScheduler()) { log.append($0) }
         disposable.dispose()
         #expect(lifetimes.all.first?.hasEnded == true)
         #expect(disposable.isDisposed)

@@ -7,7 +7,7 @@ import Signals
     }
 
     @Test func firstDisposesTheRunOnceTheValueHasArrived() async {
-        let lifetimes = AsyncRecorder<Lifetime>()
+        let lifetimes = Log<Lifetime>()
         let producer = Producer<Int, Never> { observer, lifetime in
             lifetimes.append(lifetime)
             observer.send(value: 1)
@@ -27,8 +27,8 @@ import Signals
     }
 
     @Test func firstThrowsTheFailureOfARunThatFailsBeforeAValue() async {
-        await #expect(throws: AsyncTestError(code: 5)) {
-            try await Producer<Int, AsyncTestError>(error: AsyncTestError(code: 5)).first()
+        await #expect(throws: TestError(code: 5)) {
+            try await Producer<Int, TestError>(error: TestError(code: 5)).first()
         }
     }
 

@@ -10,21 +10,21 @@ import Signals
     }
 
     @Test func typedErrorOfTheOperationFailsTheRun() async {
-        let producer = Producer<Int, AsyncTestError> { () async throws(AsyncTestError) -> Int in throw AsyncTestError(code: 9) }
-        await #expect(throws: AsyncTestError(code: 9)) { try await producer.first() }
+        let producer = Producer<Int, TestError> { () async throws(TestError) -> Int in throw TestError(code: 9) }
+        await #expect(throws: TestError(code: 9)) { try await producer.first() }
     }
 
     @Test func untypedThrowingOperationMakesAnAnyErrorProducer() async {
-        let producer = Producer { () async throws -> Int in throw AsyncTestError(code: 4) }
+        let producer = Producer { () async throws -> Int in throw TestError(code: 4) }
         let failure: Producer<Int, any Error> = producer
-        await #expect(throws: AsyncTestError(code: 4)) { try await failure.first() }
+        await #expect(throws: TestError(code: 4)) { try await failure.first() }
     }
 
     @Test func eachRunCallsTheOperationAgain() async {
-        let calls = AsyncCounter()
+        let calls = Counter()
         let producer = Producer<Int, Never> { () async -> Int in
             calls.increment()
-            return calls.count
+            return calls.value
         }
         #expect(await producer.first() == 1)
         #expect(await producer.first() == 2)
@@ -40,7 +40,7 @@ import Signals
             sawCancellation.continuation.yield(Task.isCancelled)
             return 0
         }
-        let events = AsyncRecorder<Event<Int, Never>>()
+        let events = Log<Event<Int, Never>>()
         let disposable = producer.start { events.append($0) }
         var runningIterator = running.stream.makeAsyncIterator()
         await runningIterator.next()
@@ -63,11 +63,11 @@ import Signals
     @Test func asyncSequenceErrorFailsTheRun() async {
         let stream = AsyncThrowingStream<Int, any Error> { continuation in
             continuation.yield(1)
-            continuation.finish(throwing: AsyncTestError(code: 2))
+            continuation.finish(throwing: TestError(code: 2))
         }
         let producer = Producer(values: stream)
         var seen: [Int] = []
-        await #expect(throws: AsyncTestError(code: 2)) {
+        await #expect(throws: TestError(code: 2)) {
             for try await value in producer.values { seen.append(value) }
         }
         #expect(seen == [1])

@@ -10,10 +10,10 @@ import Signals
     }
 
     @Test func eachIteratorStartsItsOwnRun() async {
-        let starts = AsyncCounter()
+        let starts = Counter()
         let producer = Producer<Int, Never> { observer, _ in
             starts.increment()
-            observer.send(value: starts.count)
+            observer.send(value: starts.value)
             observer.sendCompleted()
         }
         let values = producer.values
@@ -26,34 +26,34 @@ import Signals
     }
 
     @Test func theRunStartsAtTheFirstNextNotWhenTheIteratorIsMade() async {
-        let starts = AsyncCounter()
+        let starts = Counter()
         let producer = Producer<Int, Never> { observer, _ in
             starts.increment()
             observer.sendCompleted()
         }
         var iterator = producer.values.makeAsyncIterator()
-        #expect(starts.count == 0)
+        #expect(starts.value == 0)
         _ = await iterator.next()
-        #expect(starts.count == 1)
+        #expect(starts.value == 1)
     }
 
     @Test func failureIsThrownAfterTheValuesSentBeforeIt() async {
-        let producer = Producer<Int, AsyncTestError> { observer, _ in
+        let producer = Producer<Int, TestError> { observer, _ in
             observer.send(value: 1)
-            observer.send(error: AsyncTestError(code: 3))
+            observer.send(error: TestError(code: 3))
         }
         var seen: [Int] = []
-        do throws(AsyncTestError) {
+        do throws(TestError) {
             for try await value in producer.values { seen.append(value) }
             Issue.record("expected a failure")
         } catch {
-            #expect(error == AsyncTestError(code: 3))
+            #expect(error == TestError(code: 3))
         }
         #expect(seen == [1])
     }
 
     @Test func interruptionEndsTheSequenceWithoutError() async throws {
-        let producer = Producer<Int, AsyncTestError> { observer, _ in
+        let producer = Producer<Int, TestError> { observer, _ in
             observer.send(value: 1)
             observer.sendInterrupted()
         }
@@ -90,7 +90,7 @@ import Signals
     }
 
     @Test func cancellingTheConsumingTaskInterruptsTheRun() async {
-        let events = AsyncRecorder<Event<Int, Never>>()
+        let events = Log<Event<Int, Never>>()
         let started = AsyncStream<Void>.makeStream()
         let producer = Producer<Int, Never> { observer, _ in
             observer.keepAliveUntilTerminated()
@@ -105,7 +105,7 @@ import Signals
     }
 
     @Test func leavingTheLoopEarlyDisposesTheRun() async {
-        let lifetimes = AsyncRecorder<Lifetime>()
+        let lifetimes = Log<Lifetime>()
         let producer = Producer<Int, Never> { observer, lifetime in
             lifetimes.append(lifetime)
             observer.send(value: 1)
@@ -116,7 +116,7 @@ import Signals
     }
 
     @Test func aTaskCancelledBeforeIteratingNeverStartsTheRun() async {
-        let starts = AsyncCounter()
+        let starts = Counter()
         let producer = Producer<Int, Never> { observer, _ in
             starts.increment()
             observer.sendCompleted()
@@ -126,7 +126,7 @@ import Signals
             for await _ in producer.values {}
         }
         await consumer.value
-        #expect(starts.count == 0)
+        #expect(starts.value == 0)
     }
 }
 

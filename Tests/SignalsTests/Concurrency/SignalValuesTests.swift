@@ -43,22 +43,22 @@ import Signals
     }
 
     @Test func failureIsThrownAfterTheValuesSentBeforeIt() async {
-        let (signal, input) = Signal<Int, AsyncTestError>.pipe()
+        let (signal, input) = Signal<Int, TestError>.pipe()
         let values = signal.values
         input.send(value: 1)
-        input.send(error: AsyncTestError(code: 7))
+        input.send(error: TestError(code: 7))
         var seen: [Int] = []
-        do throws(AsyncTestError) {
+        do throws(TestError) {
             for try await value in values { seen.append(value) }
             Issue.record("expected a failure")
         } catch {
-            #expect(error == AsyncTestError(code: 7))
+            #expect(error == TestError(code: 7))
         }
         #expect(seen == [1])
     }
 
     @Test func interruptionEndsTheSequenceWithoutError() async throws {
-        let (signal, input) = Signal<Int, AsyncTestError>.pipe()
+        let (signal, input) = Signal<Int, TestError>.pipe()
         let values = signal.values
         input.send(value: 1)
         input.sendInterrupted()

@@ -2,8 +2,8 @@ import Signals
 import Testing
 
 @Test func signalCombineLatestSendsPairsOnceBothHaveSent() {
-    let (letters, sendLetter) = Signal<String, OperatorTestError>.pipe()
-    let (numbers, sendNumber) = Signal<Int, OperatorTestError>.pipe()
+    let (letters, sendLetter) = Signal<String, TestError>.pipe()
+    let (numbers, sendNumber) = Signal<Int, TestError>.pipe()
     let recorder = Signal.combineLatest(letters, numbers).map { "\($0)\($1)" }.recorded()
     sendLetter.send(value: "a")
     sendLetter.send(value: "b")
@@ -14,8 +14,8 @@ import Testing
 }
 
 @Test func signalCombineLatestCompletesOnlyWhenBothComplete() {
-    let (a, sendA) = Signal<Int, OperatorTestError>.pipe()
-    let (b, sendB) = Signal<Int, OperatorTestError>.pipe()
+    let (a, sendA) = Signal<Int, TestError>.pipe()
+    let (b, sendB) = Signal<Int, TestError>.pipe()
     let recorder = a.combineLatest(with: b).map { $0 + $1 }.recorded()
     sendA.send(value: 1)
     sendA.sendCompleted()
@@ -27,8 +27,8 @@ import Testing
 
 @Test(arguments: [Terminal.failed, .interrupted])
 func signalCombineLatestEndsAsSoonAsEitherSourceFailsOrIsInterrupted(_ terminal: Terminal) {
-    let (a, sendA) = Signal<Int, OperatorTestError>.pipe()
-    let (b, sendB) = Signal<Int, OperatorTestError>.pipe()
+    let (a, sendA) = Signal<Int, TestError>.pipe()
+    let (b, sendB) = Signal<Int, TestError>.pipe()
     let recorder = Signal.combineLatest(a, b).map { $0 + $1 }.recorded()
     sendB.send(terminal.event())
     #expect(recorder.events == [terminal.event()])
@@ -36,7 +36,7 @@ func signalCombineLatestEndsAsSoonAsEitherSourceFailsOrIsInterrupted(_ terminal:
 }
 
 @Test func producerCombineLatestStartsBothAndCombines() {
-    let (recorder, _) = Producer.combineLatest(Producer<Int, OperatorTestError>(value: 1), Producer<Int, OperatorTestError>(values: [10, 20]))
+    let (recorder, _) = Producer.combineLatest(Producer<Int, TestError>(value: 1), Producer<Int, TestError>(values: [10, 20]))
         .map { $0 + $1 }
         .startRecording()
     #expect(recorder.events == [.value(11), .value(21), .completed])
@@ -44,8 +44,8 @@ func signalCombineLatestEndsAsSoonAsEitherSourceFailsOrIsInterrupted(_ terminal:
 
 @Test(arguments: [Terminal.failed, .interrupted])
 func producerCombineLatestDisposesTheOtherRunWhenOneEnds(_ terminal: Terminal) {
-    let a = Probe<Int, OperatorTestError>()
-    let b = Probe<Int, OperatorTestError>()
+    let a = Probe<Int, TestError>()
+    let b = Probe<Int, TestError>()
     let (recorder, _) = a.producer.combineLatest(with: b.producer).map { $0 + $1 }.startRecording()
     a.input.send(terminal.event())
     #expect(recorder.events == [terminal.event()])
@@ -53,16 +53,16 @@ func producerCombineLatestDisposesTheOtherRunWhenOneEnds(_ terminal: Terminal) {
 }
 
 @Test func producerCombineLatestDoesNotStartTheSecondWhenTheFirstFailsAtOnce() {
-    let b = Probe<Int, OperatorTestError>()
-    let (recorder, _) = Producer.combineLatest(Producer<Int, OperatorTestError>(error: OperatorTestError()), b.producer)
+    let b = Probe<Int, TestError>()
+    let (recorder, _) = Producer.combineLatest(Producer<Int, TestError>(error: TestError()), b.producer)
         .map { $0 + $1 }.startRecording()
-    #expect(recorder.events == [.failed(OperatorTestError())])
+    #expect(recorder.events == [.failed(TestError())])
     #expect(b.starts == 0)
 }
 
 @Test func producerCombineLatestDisposalEndsBothRuns() {
-    let a = Probe<Int, OperatorTestError>()
-    let b = Probe<Int, OperatorTestError>()
+    let a = Probe<Int, TestError>()
+    let b = Probe<Int, TestError>()
     let (recorder, disposable) = Producer.combineLatest(a.producer, b.producer).map { $0 + $1 }.startRecording()
     disposable.dispose()
     #expect(recorder.events == [.interrupted])

@@ -3,15 +3,15 @@ import Testing
 
 /// Outer values index the inner probes: `flatMap` over `[inners[i]]`.
 private func flattened(
-    _ strategy: FlattenStrategy, _ inners: [Probe<String, OperatorTestError>]
-) -> (outer: Probe<Int, OperatorTestError>, recorder: Recorder<String, OperatorTestError>, disposable: any Disposable) {
-    let outer = Probe<Int, OperatorTestError>()
+    _ strategy: FlattenStrategy, _ inners: [Probe<String, TestError>]
+) -> (outer: Probe<Int, TestError>, recorder: Recorder<String, TestError>, disposable: any Disposable) {
+    let outer = Probe<Int, TestError>()
     let (recorder, disposable) = outer.producer.flatMap(strategy) { inners[$0].producer }.startRecording()
     return (outer, recorder, disposable)
 }
 
 @Test func mergeForwardsTheValuesOfEveryInnerAsTheyCome() {
-    let inners = [Probe<String, OperatorTestError>(), Probe<String, OperatorTestError>()]
+    let inners = [Probe<String, TestError>(), Probe<String, TestError>()]
     let (outer, recorder, _) = flattened(.merge, inners)
     outer.input.send(value: 0)
     outer.input.send(value: 1)
@@ -21,7 +21,7 @@ private func flattened(
 }
 
 @Test func concatStartsTheNextInnerWhenThePreviousCompletes() {
-    let inners = [Probe<String, OperatorTestError>(), Probe<String, OperatorTestError>()]
+    let inners = [Probe<String, TestError>(), Probe<String, TestError>()]
     let (outer, recorder, _) = flattened(.concat, inners)
     outer.input.send(value: 0)
     outer.input.send(value: 1)
@@ -34,15 +34,15 @@ private func flattened(
 }
 
 @Test func concatRunsSynchronousInnersInOrderWithoutRecursion() {
-    let (recorder, _) = Producer<Int, OperatorTestError>(values: 1...3)
+    let (recorder, _) = Producer<Int, TestError>(values: 1...3)
         .flatMap(.concat) { Producer(values: ["\($0)a", "\($0)b"]) }
         .startRecording()
     #expect(recorder.events == [.value("1a"), .value("1b"), .value("2a"), .value("2b"), .value("3a"), .value("3b"), .completed])
 }
 
 @Test func concatRunsQueuedSynchronousInnersOnceTheBlockingOneCompletes() {
-    let blocking = Probe<Int, OperatorTestError>()
-    let (outer, input) = Signal<Int, OperatorTestError>.pipe()
+    let blocking = Probe<Int, TestError>()
+    let (outer, input) = Signal<Int, TestError>.pipe()
     let recorder = outer.flatMap(.concat) { value in
         value == 0 ? blocking.producer : Producer(value: value)
     }.recorded()
@@ -54,7 +54,7 @@ private func flattened(
 }
 
 @Test func latestDisposesTheRunningInnerWhenANewOuterValueArrives() {
-    let inners = [Probe<String, OperatorTestError>(), Probe<String, OperatorTestError>()]
+    let inners = [Probe<String, TestError>(), Probe<String, TestError>()]
     let (outer, recorder, _) = flattened(.latest, inners)
     outer.input.send(value: 0)
     inners[0].input.send(value: "a")
@@ -68,7 +68,7 @@ private func flattened(
 
 @Test(arguments: [FlattenStrategy.merge, .concat])
 func outerCompletionWaitsForEveryInner(_ strategy: FlattenStrategy) {
-    let inners = [Probe<String, OperatorTestError>(), Probe<String, OperatorTestError>()]
+    let inners = [Probe<String, TestError>(), Probe<String, TestError>()]
     let (outer, recorder, _) = flattened(strategy, inners)
     outer.input.send(value: 0)
     outer.input.send(value: 1)
@@ -80,7 +80,7 @@ func outerCompletionWaitsForEveryInner(_ strategy: FlattenStrategy) {
 }
 
 @Test func latestOuterCompletionWaitsOnlyForTheLatestInner() {
-    let inners = [Probe<String, OperatorTestError>(), Probe<String, OperatorTestError>()]
+    let inners = [Probe<String, TestError>(), Probe<String, TestError>()]
     let (outer, recorder, _) = flattened(.latest, inners)
     outer.input.send(value: 0)
     outer.input.send(value: 1)
@@ -99,26 +99,26 @@ func outerCompletionWithNoInnerCompletesAtOnce(_ strategy: FlattenStrategy) {
 
 @Test(arguments: [FlattenStrategy.merge, .concat, .latest])
 func innerFailureFailsTheResultAndDisposesTheOuterRun(_ strategy: FlattenStrategy) {
-    let inners = [Probe<String, OperatorTestError>()]
+    let inners = [Probe<String, TestError>()]
     let (outer, recorder, _) = flattened(strategy, inners)
     outer.input.send(value: 0)
-    inners[0].input.send(error: OperatorTestError(code: 1))
-    #expect(recorder.events == [.failed(OperatorTestError(code: 1))])
+    inners[0].input.send(error: TestError(code: 1))
+    #expect(recorder.events == [.failed(TestError(code: 1))])
     #expect(outer.ends == 1)
 }
 
 @Test func innerFailureDisposesTheOtherInners() {
-    let inners = [Probe<String, OperatorTestError>(), Probe<String, OperatorTestError>()]
+    let inners = [Probe<String, TestError>(), Probe<String, TestError>()]
     let (outer, recorder, _) = flattened(.merge, inners)
     outer.input.send(value: 0)
     outer.input.send(value: 1)
-    inners[1].input.send(error: OperatorTestError())
-    #expect(recorder.terminal == .failed(OperatorTestError()))
+    inners[1].input.send(error: TestError())
+    #expect(recorder.terminal == .failed(TestError()))
     #expect(inners[0].ends == 1)
 }
 
 @Test func innerInterruptionInterruptsTheResult() {
-    let inners = [Probe<String, OperatorTestError>()]
+    let inners = [Probe<String, TestError>()]
     let (outer, recorder, _) = flattened(.merge, inners)
     outer.input.send(value: 0)
     inners[0].input.sendInterrupted()
@@ -127,7 +127,7 @@ func innerFailureFailsTheResultAndDisposesTheOuterRun(_ strategy: FlattenStrateg
 
 @Test(arguments: [Terminal.failed, .interrupted])
 func outerFailureOrInterruptionEndsTheResultAndInterruptsTheInners(_ terminal: Terminal) {
-    let inners = [Probe<String, OperatorTestError>(), Probe<String, OperatorTestError>()]
+    let inners = [Probe<String, TestError>(), Probe<String, TestError>()]
     let (outer, recorder, _) = flattened(.merge, inners)
     outer.input.send(value: 0)
     outer.input.send(value: 1)
@@ -138,7 +138,7 @@ func outerFailureOrInterruptionEndsTheResultAndInterruptsTheInners(_ terminal: T
 
 @Test(arguments: [FlattenStrategy.merge, .concat, .latest])
 func disposalDisposesTheOuterAndInnerRuns(_ strategy: FlattenStrategy) {
-    let inners = [Probe<String, OperatorTestError>(), Probe<String, OperatorTestError>()]
+    let inners = [Probe<String, TestError>(), Probe<String, TestError>()]
     let (outer, recorder, disposable) = flattened(strategy, inners)
     outer.input.send(value: 0)
     outer.input.send(value: 1)
@@ -150,7 +150,7 @@ func disposalDisposesTheOuterAndInnerRuns(_ strategy: FlattenStrategy) {
 }
 
 @Test func concatDisposalNeverStartsTheQueuedInners() {
-    let inners = [Probe<String, OperatorTestError>(), Probe<String, OperatorTestError>()]
+    let inners = [Probe<String, TestError>(), Probe<String, TestError>()]
     let (outer, _, disposable) = flattened(.concat, inners)
     outer.input.send(value: 0)
     outer.input.send(value: 1)
@@ -182,8 +182,8 @@ private final class CapturedObjects: Sendable {
 
 @Test func concatReleasesAnInnerThatRanWhileLaterOnesAreStillQueued() {
     let objects = CapturedObjects()
-    let runs = Probe<String, OperatorTestError>()
-    let (outer, input) = Signal<Int, OperatorTestError>.pipe()
+    let runs = Probe<String, TestError>()
+    let (outer, input) = Signal<Int, TestError>.pipe()
     let recorder = outer.flatMap(.concat) { index in
         let object = objects.make(index)
         return Producer { observer, lifetime in

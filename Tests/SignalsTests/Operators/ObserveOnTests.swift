@@ -4,7 +4,7 @@ import Testing
 
 @Test func signalObserveOnDeliversOnlyWhenTheSchedulerRuns() {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let recorder = signal.observe(on: scheduler).recorded()
     input.send(value: 1)
     input.sendCompleted()
@@ -16,7 +16,7 @@ import Testing
 @Test(arguments: Terminal.allCases)
 func producerObserveOnForwardsTheTerminalEventOnTheScheduler(_ terminal: Terminal) {
     let scheduler = TestScheduler()
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, _) = probe.producer.observe(on: scheduler).startRecording()
     probe.input.send(terminal.event())
     #expect(recorder.events.isEmpty)
@@ -26,7 +26,7 @@ func producerObserveOnForwardsTheTerminalEventOnTheScheduler(_ terminal: Termina
 
 @Test func producerObserveOnDisposalDropsScheduledEvents() {
     let scheduler = TestScheduler()
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, disposable) = probe.producer.observe(on: scheduler).startRecording()
     probe.input.send(value: 1)
     disposable.dispose()
@@ -37,7 +37,7 @@ func producerObserveOnForwardsTheTerminalEventOnTheScheduler(_ terminal: Termina
 
 @Test func startOnRunsTheStartHandlerOnTheScheduler() {
     let scheduler = TestScheduler()
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, _) = probe.producer.start(on: scheduler).startRecording()
     #expect(probe.starts == 0)
     scheduler.advance()
@@ -49,7 +49,7 @@ func producerObserveOnForwardsTheTerminalEventOnTheScheduler(_ terminal: Termina
 
 @Test func startOnDisposalBeforeTheSchedulerRanCancelsTheStart() {
     let scheduler = TestScheduler()
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, disposable) = probe.producer.start(on: scheduler).startRecording()
     disposable.dispose()
     scheduler.run()
@@ -59,7 +59,7 @@ func producerObserveOnForwardsTheTerminalEventOnTheScheduler(_ terminal: Termina
 
 @Test func startOnKeepsTheRunGoingUntilTheHandlerRan() {
     let scheduler = TestScheduler()
-    let (recorder, _) = Producer<Int, OperatorTestError>(value: 1).start(on: scheduler).startRecording()
+    let (recorder, _) = Producer<Int, TestError>(value: 1).start(on: scheduler).startRecording()
     #expect(recorder.events.isEmpty)
     scheduler.advance()
     #expect(recorder.events == [.value(1), .completed])
@@ -68,7 +68,7 @@ func producerObserveOnForwardsTheTerminalEventOnTheScheduler(_ terminal: Termina
 @Test(arguments: [Terminal.failed, .interrupted])
 func startOnForwardsTheTerminalEvent(_ terminal: Terminal) {
     let scheduler = TestScheduler()
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, _) = probe.producer.start(on: scheduler).startRecording()
     scheduler.advance()
     probe.input.send(terminal.event())

@@ -4,30 +4,30 @@ import Synchronization
 import Testing
 
 /// A producer that fails its first `failures` runs (after sending the attempt number), then succeeds.
-private func flaky(failures: Int, attempts: CallLog) -> Producer<Int, OperatorTestError> {
+private func flaky(failures: Int, attempts: Log<String>) -> Producer<Int, TestError> {
     Producer { observer, _ in
         attempts.append("attempt")
-        let attempt = attempts.entries.count
+        let attempt = attempts.all.count
         observer.send(value: attempt)
-        if attempt <= failures { observer.send(error: OperatorTestError(code: attempt)) } else { observer.sendCompleted() }
+        if attempt <= failures { observer.send(error: TestError(code: attempt)) } else { observer.sendCompleted() }
     }
 }
 
 @Test func retryRestartsAfterAFailure() {
-    let attempts = CallLog()
+    let attempts = Log<String>()
     let (recorder, _) = flaky(failures: 2, attempts: attempts).retry(upTo: 2).startRecording()
     #expect(recorder.events == [.value(1), .value(2), .value(3), .completed])
 }
 
 @Test func retryForwardsTheFailureAfterTheLastRetry() {
-    let attempts = CallLog()
+    let attempts = Log<String>()
     let (recorder, _) = flaky(failures: 5, attempts: attempts).retry(upTo: 1).startRecording()
-    #expect(recorder.events == [.value(1), .value(2), .failed(OperatorTestError(code: 2))])
-    #expect(attempts.entries.count == 2)
+    #expect(recorder.events == [.value(1), .value(2), .failed(TestError(code: 2))])
+    #expect(attempts.all.count == 2)
 }
 
 @Test func retryDoesNotRestartAnInterruptedRun() {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, _) = probe.producer.retry(upTo: 3).startRecording()
     probe.input.sendInterrupted()
     #expect(recorder.events == [.interrupted])
@@ -35,9 +35,9 @@ private func flaky(failures: Int, attempts: CallLog) -> Producer<Int, OperatorTe
 }
 
 @Test func retryDisposalDisposesTheCurrentAttempt() {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, disposable) = probe.producer.retry(upTo: 3).startRecording()
-    probe.input.send(error: OperatorTestError())
+    probe.input.send(error: TestError())
     disposable.dispose()
     #expect(probe.starts == 2)
     #expect(probe.ends == 2)
@@ -46,22 +46,22 @@ private func flaky(failures: Int, attempts: CallLog) -> Producer<Int, OperatorTe
 
 @Test func retryWithIntervalWaitsOnTheScheduler() {
     let scheduler = TestScheduler()
-    let attempts = CallLog()
+    let attempts = Log<String>()
     let (recorder, _) = flaky(failures: 1, attempts: attempts)
         .retry(upTo: 1, interval: .seconds(5), on: scheduler).startRecording()
     scheduler.advance(by: .seconds(4))
-    #expect(attempts.entries.count == 1)
+    #expect(attempts.all.count == 1)
     scheduler.advance(by: .seconds(1))
     #expect(recorder.events == [.value(1), .value(2), .completed])
 }
 
 @Test func retryWithIntervalDisposalCancelsTheWaitingRetry() {
     let scheduler = TestScheduler()
-    let attempts = CallLog()
+    let attempts = Log<String>()
     let (recorder, disposable) = flaky(failures: 1, attempts: attempts)
         .retry(upTo: 1, interval: .seconds(5), on: scheduler).startRecording()
     disposable.dispose()
     scheduler.run()
-    #expect(attempts.entries.count == 1)
+    #expect(attempts.all.count == 1)
     #expect(recorder.events == [.value(1), .interrupted])
 }

@@ -2,7 +2,7 @@ import Signals
 import Testing
 
 @Test func signalScanSendsEveryAccumulation() {
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let recorder = signal.scan(10) { $0 + $1 }.recorded()
     for value in 1...3 { input.send(value: value) }
     #expect(recorder.values == [11, 13, 16])
@@ -10,7 +10,7 @@ import Testing
 
 @Test(arguments: Terminal.allCases)
 func signalScanForwardsTheTerminalEvent(_ terminal: Terminal) {
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let recorder = signal.scan(0) { $0 + $1 }.recorded()
     input.send(value: 1)
     input.send(terminal.event())
@@ -18,7 +18,7 @@ func signalScanForwardsTheTerminalEvent(_ terminal: Terminal) {
 }
 
 @Test func producerScanStartsFromTheInitialValueInEveryRun() {
-    let producer = Producer<Int, OperatorTestError>(values: [1, 2]).scan(0) { $0 + $1 }
+    let producer = Producer<Int, TestError>(values: [1, 2]).scan(0) { $0 + $1 }
     let (first, _) = producer.startRecording()
     let (second, _) = producer.startRecording()
     #expect(first.events == [.value(1), .value(3), .completed])
@@ -27,14 +27,14 @@ func signalScanForwardsTheTerminalEvent(_ terminal: Terminal) {
 
 @Test(arguments: Terminal.allCases)
 func producerScanForwardsTheTerminalEvent(_ terminal: Terminal) {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, _) = probe.producer.scan(0) { $0 + $1 }.startRecording()
     probe.input.send(terminal.event())
     #expect(recorder.events == [terminal.event()])
 }
 
 @Test func producerScanDisposalEndsTheUpstreamRun() {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, disposable) = probe.producer.scan(0) { $0 + $1 }.startRecording()
     disposable.dispose()
     #expect(probe.ends == 1)

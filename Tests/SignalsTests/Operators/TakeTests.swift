@@ -2,7 +2,7 @@ import Signals
 import Testing
 
 @Test func signalTakeFirstSendsTheFirstValuesThenCompletes() {
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let recorder = signal.take(first: 2).recorded()
     for value in 1...4 { input.send(value: value) }
     #expect(recorder.events == [.value(1), .value(2), .completed])
@@ -10,7 +10,7 @@ import Testing
 
 @Test(arguments: Terminal.allCases)
 func signalTakeFirstForwardsAnEarlierTerminalEvent(_ terminal: Terminal) {
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let recorder = signal.take(first: 2).recorded()
     input.send(value: 1)
     input.send(terminal.event())
@@ -18,8 +18,8 @@ func signalTakeFirstForwardsAnEarlierTerminalEvent(_ terminal: Terminal) {
 }
 
 @Test func signalTakeFirstStopsObservingTheSourceAfterTheLastValue() {
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
-    weak var weakOutput: Signal<Int, OperatorTestError>?
+    let (signal, input) = Signal<Int, TestError>.pipe()
+    weak var weakOutput: Signal<Int, TestError>?
     do {
         let output = signal.take(first: 1)
         weakOutput = output
@@ -30,12 +30,12 @@ func signalTakeFirstForwardsAnEarlierTerminalEvent(_ terminal: Terminal) {
 }
 
 @Test func producerTakeFirstSendsTheFirstValuesThenCompletes() {
-    let (recorder, _) = Producer<Int, OperatorTestError>(values: 1...10).take(first: 3).startRecording()
+    let (recorder, _) = Producer<Int, TestError>(values: 1...10).take(first: 3).startRecording()
     #expect(recorder.events == [.value(1), .value(2), .value(3), .completed])
 }
 
 @Test func producerTakeFirstDisposesUpstreamAfterTheLastValue() {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, _) = probe.producer.take(first: 2).startRecording()
     probe.input.send(value: 1)
     #expect(probe.ends == 0)
@@ -45,7 +45,7 @@ func signalTakeFirstForwardsAnEarlierTerminalEvent(_ terminal: Terminal) {
 }
 
 @Test func producerTakeFirstZeroCompletesWithoutStartingUpstream() {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, _) = probe.producer.take(first: 0).startRecording()
     #expect(probe.starts == 0)
     #expect(recorder.events == [.completed])
@@ -53,14 +53,14 @@ func signalTakeFirstForwardsAnEarlierTerminalEvent(_ terminal: Terminal) {
 
 @Test(arguments: Terminal.allCases)
 func producerTakeFirstForwardsAnEarlierTerminalEvent(_ terminal: Terminal) {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, _) = probe.producer.take(first: 2).startRecording()
     probe.input.send(terminal.event())
     #expect(recorder.events == [terminal.event()])
 }
 
 @Test func producerTakeFirstDisposalEndsTheUpstreamRun() {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, disposable) = probe.producer.take(first: 2).startRecording()
     disposable.dispose()
     #expect(probe.ends == 1)
@@ -68,7 +68,7 @@ func producerTakeFirstForwardsAnEarlierTerminalEvent(_ terminal: Terminal) {
 }
 
 @Test func signalTakeUntilCompletesWhenTheTriggerSendsAValue() {
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let (trigger, fire) = Signal<Void, Never>.pipe()
     let recorder = signal.take(until: trigger).recorded()
     input.send(value: 1)
@@ -78,7 +78,7 @@ func producerTakeFirstForwardsAnEarlierTerminalEvent(_ terminal: Terminal) {
 }
 
 @Test func signalTakeUntilCompletesWhenTheTriggerCompletes() {
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let (trigger, fire) = Signal<Void, Never>.pipe()
     let recorder = signal.take(until: trigger).recorded()
     fire.sendCompleted()
@@ -87,7 +87,7 @@ func producerTakeFirstForwardsAnEarlierTerminalEvent(_ terminal: Terminal) {
 }
 
 @Test func signalTakeUntilIgnoresAnInterruptedTrigger() {
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let (trigger, fire) = Signal<Void, Never>.pipe()
     let recorder = signal.take(until: trigger).recorded()
     fire.sendInterrupted()
@@ -97,7 +97,7 @@ func producerTakeFirstForwardsAnEarlierTerminalEvent(_ terminal: Terminal) {
 
 @Test(arguments: Terminal.allCases)
 func signalTakeUntilForwardsTheSourcesTerminalEvent(_ terminal: Terminal) {
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let (trigger, _) = Signal<Void, Never>.pipe()
     let recorder = signal.take(until: trigger).recorded()
     input.send(terminal.event())
@@ -105,7 +105,7 @@ func signalTakeUntilForwardsTheSourcesTerminalEvent(_ terminal: Terminal) {
 }
 
 @Test func producerTakeUntilDisposesBothRunsWhenTheTriggerFires() {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let trigger = Probe<Void, Never>()
     let (recorder, _) = probe.producer.take(until: trigger.producer).startRecording()
     probe.input.send(value: 1)
@@ -116,7 +116,7 @@ func signalTakeUntilForwardsTheSourcesTerminalEvent(_ terminal: Terminal) {
 }
 
 @Test func producerTakeUntilAnImmediateTriggerCompletesBeforeUpstreamStarts() {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, _) = probe.producer.take(until: Producer<Void, Never>(value: ())).startRecording()
     #expect(recorder.events == [.completed])
     #expect(probe.starts == 0)
@@ -124,7 +124,7 @@ func signalTakeUntilForwardsTheSourcesTerminalEvent(_ terminal: Terminal) {
 
 @Test(arguments: Terminal.allCases)
 func producerTakeUntilForwardsTheSourcesTerminalEvent(_ terminal: Terminal) {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let trigger = Probe<Void, Never>()
     let (recorder, _) = probe.producer.take(until: trigger.producer).startRecording()
     probe.input.send(terminal.event())
@@ -133,7 +133,7 @@ func producerTakeUntilForwardsTheSourcesTerminalEvent(_ terminal: Terminal) {
 }
 
 @Test func producerTakeUntilDisposalEndsBothRuns() {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let trigger = Probe<Void, Never>()
     let (recorder, disposable) = probe.producer.take(until: trigger.producer).startRecording()
     disposable.dispose()
@@ -143,7 +143,7 @@ func producerTakeUntilForwardsTheSourcesTerminalEvent(_ terminal: Terminal) {
 }
 
 @Test func producerTakeUntilSignalCompletesWhenTheTriggerSends() {
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (trigger, fire) = Signal<Int, Never>.pipe()
     let (recorder, _) = probe.producer.take(until: trigger).startRecording()
     fire.send(value: 0)

@@ -4,7 +4,7 @@ import Testing
 
 @Test func debounceSendsTheLatestValueAfterAQuietInterval() {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let recorder = signal.debounce(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     scheduler.advance(by: .milliseconds(500))
@@ -17,7 +17,7 @@ import Testing
 
 @Test func debounceSendsTheWaitingValueAtOnceOnCompletion() {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let recorder = signal.debounce(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     input.sendCompleted()
@@ -28,7 +28,7 @@ import Testing
 @Test(arguments: [Terminal.failed, .interrupted])
 func debounceDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let recorder = signal.debounce(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     input.send(terminal.event())
@@ -38,7 +38,7 @@ func debounceDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
 
 @Test func producerDebounceDisposalCancelsTheWaitingValue() {
     let scheduler = TestScheduler()
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, disposable) = probe.producer.debounce(.seconds(1), on: scheduler).startRecording()
     probe.input.send(value: 1)
     disposable.dispose()
@@ -49,13 +49,13 @@ func debounceDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
 
 @Test func producerDebounceForwardsCompletion() {
     let scheduler = TestScheduler()
-    let (recorder, _) = Producer<Int, OperatorTestError>(values: [1, 2, 3]).debounce(.seconds(1), on: scheduler).startRecording()
+    let (recorder, _) = Producer<Int, TestError>(values: [1, 2, 3]).debounce(.seconds(1), on: scheduler).startRecording()
     #expect(recorder.events == [.value(3), .completed])
 }
 
 @Test func throttleSendsTheFirstValueAtOnceAndTheLatestAfterTheInterval() {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let recorder = signal.throttle(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     scheduler.advance()
@@ -70,7 +70,7 @@ func debounceDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
 
 @Test func throttleSendsAValueAtOnceWhenTheIntervalHasPassed() {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let recorder = signal.throttle(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     scheduler.advance(by: .seconds(3))
@@ -81,7 +81,7 @@ func debounceDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
 
 @Test func throttleSendsTheWaitingValueAtOnceOnCompletion() {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let recorder = signal.throttle(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     input.sendCompleted()
@@ -91,7 +91,7 @@ func debounceDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
 @Test(arguments: [Terminal.failed, .interrupted])
 func throttleDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
     let scheduler = TestScheduler()
-    let (signal, input) = Signal<Int, OperatorTestError>.pipe()
+    let (signal, input) = Signal<Int, TestError>.pipe()
     let recorder = signal.throttle(.seconds(1), on: scheduler).recorded()
     input.send(value: 1)
     input.send(terminal.event())
@@ -101,7 +101,7 @@ func throttleDropsTheWaitingValueOnFailureOrInterruption(_ terminal: Terminal) {
 
 @Test func producerThrottleDisposalCancelsTheWaitingValue() {
     let scheduler = TestScheduler()
-    let probe = Probe<Int, OperatorTestError>()
+    let probe = Probe<Int, TestError>()
     let (recorder, disposable) = probe.producer.throttle(.seconds(1), on: scheduler).startRecording()
     probe.input.send(value: 1)
     disposable.dispose()

@@ -6,6 +6,7 @@
 //   paging-demo (executable) ─► PagingDemoKit ─► PaginatedListHTTP ─► PaginatedList ─► Signals
 //                                     └───────► PaginatedListTesting (ChangingFeed: the demo's --churn)
 //   Benchmarks  (executable) ─► PaginatedList ─► Signals
+//                     └───────► PaginatedListTesting (ChangingFeed: the sources' request overhead)
 //   PaginatedListTesting ─────► PaginatedList ─► Signals
 import PackageDescription
 
@@ -37,7 +38,7 @@ let package = Package(
                 swiftSettings: settings),
         .executableTarget(name: "paging-demo", dependencies: ["PagingDemoKit", "PaginatedList", "PaginatedListHTTP", "Signals"],
                           swiftSettings: settings),
-        .executableTarget(name: "Benchmarks", dependencies: ["PaginatedList", "Signals", "HeapStatistics"],
+        .executableTarget(name: "Benchmarks", dependencies: ["PaginatedList", "PaginatedListTesting", "Signals", "HeapStatistics"],
                           swiftSettings: settings),
         // glibc's mallinfo2() for the Benchmarks' heap figures (Swift's Glibc module lacks <malloc.h>).
         .target(name: "HeapStatistics"),

@@ -56,7 +56,8 @@ struct Figure {
 }
 
 /// A group of benchmarks and studies, one file each (`CoreBenchmarks.swift`, `ViewModelBenchmarks.swift`,
-/// `SourceBenchmarks.swift`); register new ones in `allSuites`.
+/// `SourceBenchmarks.swift`, `ItemListBenchmarks.swift`,
+/// `LivingListBenchmarks.swift`); register new ones in `allSuites`.
 protocol BenchmarkSuite: Sendable {
     /// The suite's name; `--filter` matches it too.
     static var name: String { get }
@@ -76,6 +77,8 @@ let allSuites: [any BenchmarkSuite.Type] = [
     CoreBenchmarks.self,
     ViewModelBenchmarks.self,
     SourceBenchmarks.self,
+    ItemListBenchmarks.self,
+    LivingListBenchmarks.self,
 ]
 
 /// What observers add their values into: cheap, and opaque to the optimiser.

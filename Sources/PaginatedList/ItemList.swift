@@ -1,181 +1,454 @@
-import Signals
-
-/// The list a `PaginatedListViewModel` holds: a random-access collection of items that shares its
-/// storage between snapshots, so that appending a page costs time proportional to the page, not to the
-/// list, even when every earlier snapshot is kept.
+/// The list a `PaginatedListViewModel` holds: a persistent random-access collection of items, whose
+/// snapshots share their structure.
 ///
-/// A snapshot is a prefix of a shared, append-only storage made of segments that double in size and
-/// never move. Appending to the newest snapshot writes into that storage after its end; appending to an
-/// older snapshot (or any other mutation) copies first, as any value type would. Reading is lock-free;
-/// indexing is O(1). Snapshots are immutable values: safe to read from any thread (`Sendable` when
-/// `Item` is). Memory stays under twice the memory of the items, plus one small table per storage.
+/// An `ItemList` is a B+tree of chunks: leaves hold as many items as fit in 1 KB (but at least 16 and at
+/// most 128), inner nodes up to 16 children with the number of items under each. Every leaf is
+/// at the same depth and every node but the root at least half full, so the tree has O(log n) levels.
+///
+/// - A copy is O(1): it shares the whole tree. A mutation writes in place the nodes that only this list
+///   holds and copies the nodes it shares (the ones on its path, O(log n) of them), so every earlier
+///   snapshot stays intact and an observer that keeps every snapshot pays O(log n) memory per edit.
+/// - Reading `list[i]` is O(log n) with a small constant (a branch-free search per level, no reference
+///   counting); iterating is O(1) per item (a leaf at a time).
+/// - Every edit (`append`, `insert(contentsOf:at:)`, `remove(at:)`, `removeSubrange(_:)`,
+///   `replaceSubrange(_:with:)`, subscript set) is O(log n + k) for k items inserted or removed; appending
+///   a page of k items is O(k) amortised plus O(log n) for the path.
+///
+/// Snapshots are immutable values: safe to read from any thread (`Sendable` when `Item` is).
 ///
 /// ```swift
 /// var list: ItemList = [1, 2, 3]
 /// let before = list
 /// list.append(contentsOf: [4, 5])
-/// print(Array(before), Array(list))   // [1, 2, 3] [1, 2, 3, 4, 5]
+/// list.remove(at: 0)
+/// print(Array(before), Array(list))   // [1, 2, 3] [2, 3, 4, 5]
 /// ```
-public struct ItemList<Item>: RandomAccessCollection, ExpressibleByArrayLiteral {
-    @usableFromInline var storage: Storage?
-    /// The number of items of this snapshot: a prefix of `storage`.
+public struct ItemList<Item> {
+    /// The root of the tree (a leaf when `height` is 0); `nil` when the list is empty.
+    @usableFromInline var root: ItemListNode?
+    /// The height of the root: 0 for a leaf.
+    @usableFromInline var height: Int
+    /// The number of items. O(1).
     public private(set) var count: Int
 
     /// An empty list.
     public init() {
-        storage = nil
+        root = nil
+        height = 0
         count = 0
     }
 
-    /// A list of `items`, in order.
+    /// A list of `items`, in order. O(number of items).
     public init<S: Sequence>(_ items: S) where S.Element == Item {
         self.init()
         append(contentsOf: items)
     }
 
+    init(tree: ItemListTree<Item>?) {
+        root = tree?.node
+        height = tree?.height ?? 0
+        count = tree?.count ?? 0
+    }
+
+    /// The tree, for the algorithms; `nil` when the list is empty.
+    var tree: ItemListTree<Item>? {
+        get { root.map { ItemListTree(node: $0, height: height, count: count) } }
+        set { self = ItemList(tree: newValue) }
+    }
+}
+
+// MARK: - Reading
+
+extension ItemList: RandomAccessCollection {
+    /// The position of the first item: always 0.
+    @inlinable
+    public var startIndex: Int { 0 }
+
+    /// One past the position of the last item: `count`.
+    @inlinable
+    public var endIndex: Int { count }
+
+    /// The item at `position`, which must be in `0 ..< count`. O(log n): one short scan per level.
+    ///
+    /// Setting it replaces the item in O(log n): the nodes on its path are copied if another snapshot shares
+    /// them.
+    @inlinable
+    public subscript(position: Int) -> Item {
+        get {
+            precondition(position >= 0 && position < count, "ItemList index \(position) out of range 0..<\(count)")
+            let (node, offset) = unretainedLeaf(at: position)
+            let item = node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ItemListLeaf<Item>.self).items[offset] }
+            withExtendedLifetime(self) {}
+            return item
+        }
+        set {
+            replaceItem(at: position, with: newValue)
+        }
+    }
+
+    /// An iterator over the items, in order: O(1) per item, O(log n) per leaf of items.
+    @inlinable
+    public func makeIterator() -> Iterator {
+        Iterator(list: self)
+    }
+
+    /// The number of items (the list knows it). O(1).
+    @inlinable
+    public var underestimatedCount: Int { count }
+
+    /// Iterates over an `ItemList`'s items, in order, a leaf at a time.
+    ///
+    /// It keeps the list it iterates alive and unchanged: mutating the list meanwhile copies the nodes it
+    /// writes, as for any other snapshot.
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline let list: ItemList
+        /// The leaf being read (kept alive for `items`).
+        @usableFromInline var leaf: ItemListLeaf<Item>?
+        @usableFromInline var items: UnsafeMutablePointer<Item>?
+        @usableFromInline var offset = 0
+        @usableFromInline var leafCount = 0
+        /// The list position of the first item of the next leaf.
+        @usableFromInline var nextLeafStart = 0
+
+        @inlinable
+        init(list: ItemList) {
+            self.list = list
+        }
+
+        /// The next item, or `nil` after the last one. O(1) amortised.
+        @inlinable
+        public mutating func next() -> Item? {
+            if offset < leafCount {
+                defer { offset += 1 }
+                return items.unsafelyUnwrapped[offset]
+            }
+            return nextFromNextLeaf()
+        }
+
+        /// Moves to the next leaf and returns its first item; `nil` at the end.
+        @inlinable
+        mutating func nextFromNextLeaf() -> Item? {
+            guard nextLeafStart < list.count else { return nil }
+            let (found, start) = list.leaf(at: nextLeafStart)
+            precondition(start == 0)
+            leaf = found
+            items = found.items
+            leafCount = found.count
+            nextLeafStart += found.count
+            offset = 1
+            return found.items[0]
+        }
+    }
+}
+
+extension ItemList: ExpressibleByArrayLiteral {
     /// A list of the literal's elements.
     public init(arrayLiteral elements: Item...) {
         self.init(elements)
     }
+}
 
-    /// The position of the first item: always 0.
-    public var startIndex: Int { 0 }
-    /// One past the position of the last item: `count`.
-    public var endIndex: Int { count }
+// MARK: - Editing
 
-    /// The item at `position`, which must be in `0..<count`. O(1).
-    public subscript(position: Int) -> Item {
-        precondition(position >= 0 && position < count, "ItemList index \(position) out of range 0..<\(count)")
-        return storage.unsafelyUnwrapped.item(at: position)
-    }
-
-    /// Appends `items` at the end. O(number of items appended) when this is the newest snapshot of its
-    /// storage; otherwise copies this snapshot first.
-    public mutating func append<S: Sequence>(contentsOf items: S) where S.Element == Item {
-        var iterator = items.makeIterator()
-        guard let first = iterator.next() else { return }
-        if storage == nil || !storage!.claimAppend(at: count) {
-            let copy = Storage()
-            for index in 0 ..< count { copy.write(self[index], at: index) }
-            copy.publishedCount = count
-            storage = copy
-            _ = copy.claimAppend(at: count)
-        }
-        let target = storage!
-        var end = count
-        target.write(first, at: end)
-        end += 1
-        while let item = iterator.next() {
-            target.write(item, at: end)
-            end += 1
-        }
-        target.finishAppend(at: end)
-        count = end
-    }
-
-    /// Appends one item. O(1) when this is the newest snapshot of its storage.
-    public mutating func append(_ item: Item) {
-        append(contentsOf: CollectionOfOne(item))
-    }
-
-    /// Removes every item (keeps nothing of the old storage).
-    public mutating func removeAll() {
-        storage = nil
-        count = 0
-    }
-
-    /// The storage: segments of doubling size that never move, indexed by a fixed table.
+extension ItemList: MutableCollection, RangeReplaceableCollection {
+    /// Replaces the items in `range` by `newElements`. O(log n + k), k = `range.count + newElements.count`.
     ///
-    /// Locking rule: `lock` guards `publishedCount` and `appending`, the claim to write after the end.
-    /// Slots below a snapshot's count are written before that snapshot exists and never again, so reading
-    /// them needs no lock; the snapshot reaches other threads through whatever publishes it (a property's
-    /// lock), which orders the writes before the reads.
+    /// Small edits inside one leaf write that leaf (copied first if shared) and the counts on its path;
+    /// other edits split the tree at the range's ends and join the pieces around a tree built from
+    /// `newElements`, making O(log n) new nodes and sharing all the others.
+    public mutating func replaceSubrange<C: Collection>(_ range: Range<Int>, with newElements: C) where C.Element == Item {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count,
+                     "ItemList range \(range) out of bounds 0..<\(count)")
+        if let done = newElements.withContiguousStorageIfAvailable({ replace(range, with: $0) }) {
+            _ = done
+        } else {
+            let buffer = ContiguousArray(newElements)
+            buffer.withUnsafeBufferPointer { replace(range, with: $0) }
+        }
+    }
+
+    /// The items in `bounds`, as a slice that shares this list's tree. O(1).
+    ///
+    /// Setting it replaces those items by the slice's, which may be fewer or more (as with `Array`):
+    /// O(log n + k), like `replaceSubrange(_:with:)`.
+    public subscript(bounds: Range<Int>) -> Slice<ItemList> {
+        get {
+            precondition(bounds.lowerBound >= 0 && bounds.upperBound <= count,
+                         "ItemList range \(bounds) out of bounds 0..<\(count)")
+            return Slice(base: self, bounds: bounds)
+        }
+        set {
+            replaceSubrange(bounds, with: newValue)
+        }
+    }
+
+    /// The subscript's setter.
     @usableFromInline
-    final class Storage: @unchecked Sendable {
-        static var firstSegmentShift: Int { 4 }   // the first segment holds 16 items
-        static var segmentCount: Int { 56 }
+    mutating func replaceItem(at position: Int, with item: Item) {
+        precondition(position >= 0 && position < count, "ItemList index \(position) out of range 0..<\(count)")
+        modifyLeaf(at: position, delta: 0) { leaf, offset in leaf.items[offset] = item }
+    }
 
-        private let lock = Locked<Void>(())
-        private var appending = false
-        /// The count of the newest snapshot: the next append claim must start here.
-        fileprivate var publishedCount = 0
-        private let segments: UnsafeMutablePointer<UnsafeMutablePointer<Item>?>
-        /// How many slots of the storage are initialised (to deinitialise on release).
-        private var initialised = 0
-
-        init() {
-            segments = .allocate(capacity: Self.segmentCount)
-            segments.initialize(repeating: nil, count: Self.segmentCount)
+    /// Appends `items` at the end. O(k + log n) for k items; O(k) amortised when the list is not shared.
+    public mutating func append<S: Sequence>(contentsOf items: S) where S.Element == Item {
+        if let done = items.withContiguousStorageIfAvailable({ replace(count ..< count, with: $0) }) {
+            _ = done
+        } else {
+            let buffer = ContiguousArray(items)
+            buffer.withUnsafeBufferPointer { replace(count ..< count, with: $0) }
         }
+    }
 
-        deinit {
-            for index in 0 ..< initialised { slot(index).deinitialize(count: 1) }
-            for segment in 0 ..< Self.segmentCount {
-                segments[segment]?.deallocate()
+    /// Appends one item. O(log n); O(1) amortised for the leaf's part when the list is not shared.
+    public mutating func append(_ item: Item) {
+        withUnsafePointer(to: item) { replace(count ..< count, with: UnsafeBufferPointer(start: $0, count: 1)) }
+    }
+
+    /// Inserts one item at `index` (in `0 ... count`). O(log n).
+    public mutating func insert(_ item: Item, at index: Int) {
+        precondition(index >= 0 && index <= count, "ItemList index \(index) out of bounds 0...\(count)")
+        withUnsafePointer(to: item) { replace(index ..< index, with: UnsafeBufferPointer(start: $0, count: 1)) }
+    }
+
+    /// Removes and returns the item at `index` (in `0 ..< count`). O(log n).
+    @discardableResult
+    public mutating func remove(at index: Int) -> Item {
+        let item = self[index]
+        replace(index ..< index + 1, with: UnsafeBufferPointer(start: nil, count: 0))
+        return item
+    }
+
+    /// Removes every item. O(1) (the nodes are freed when no snapshot holds them any more).
+    ///
+    /// A list keeps no spare capacity, so `keepingCapacity` changes nothing.
+    public mutating func removeAll(keepingCapacity: Bool = false) {
+        self = ItemList()
+    }
+
+    /// Does nothing: the tree allocates a leaf at a time, so there is nothing to reserve.
+    public mutating func reserveCapacity(_ n: Int) {}
+
+    /// The edit behind every other: `range` replaced by copies of `items`.
+    mutating func replace(_ range: Range<Int>, with items: UnsafeBufferPointer<Item>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count,
+                     "ItemList range \(range) out of bounds 0..<\(count)")
+        if range.isEmpty && items.isEmpty { return }
+        if range.count == items.count, items.count <= 4 {
+            for (offset, item) in items.enumerated() {
+                modifyLeaf(at: range.lowerBound + offset, delta: 0) { leaf, at in leaf.items[at] = item }
             }
-            segments.deallocate()
+            return
         }
-
-        /// The segment holding `index`, and the offset in it. Segment k covers
-        /// [16·(2^k − 1), 16·(2^(k+1) − 1)).
-        @inline(__always)
-        private static func locate(_ index: Int) -> (segment: Int, offset: Int) {
-            let scaled = (index >> firstSegmentShift) + 1
-            let segment = Int.bitWidth - 1 - scaled.leadingZeroBitCount
-            let start = ((1 << segment) - 1) << firstSegmentShift
-            return (segment, index - start)
-        }
-
-        @inline(__always)
-        private func slot(_ index: Int) -> UnsafeMutablePointer<Item> {
-            let (segment, offset) = Self.locate(index)
-            return segments[segment].unsafelyUnwrapped + offset
-        }
-
-        func item(at index: Int) -> Item {
-            slot(index).pointee
-        }
-
-        /// Claims the right to write after `count`: granted if `count` is the newest snapshot's and no other
-        /// append is in progress.
-        func claimAppend(at count: Int) -> Bool {
-            lock.withLock { _ in
-                guard !appending, publishedCount == count else { return false }
-                appending = true
-                return true
+        if root != nil, range.isEmpty || items.isEmpty {
+            // Fast paths inside one leaf.
+            // Only the leaf's count is kept: a reference to the leaf would make it look shared.
+            let (leafCount, offset) = leafCount(at: range.lowerBound, inserting: range.isEmpty)
+            if range.isEmpty, leafCount + items.count <= ItemListLeaf<Item>.maxCount {
+                modifyLeaf(insertingAt: range.lowerBound, delta: items.count) { leaf, at in
+                    leaf.insert(copying: items, at: at)
+                }
+                return
+            }
+            // A few items inside the list: split the leaf and, if need be, its ancestors (an append that
+            // does not fit joins a new leaf instead, leaving the full one as it is).
+            if range.isEmpty, items.count <= ItemListLeaf<Item>.maxCount, range.lowerBound < count {
+                insertSplittingPath(items, at: range.lowerBound)
+                return
+            }
+            if items.isEmpty, offset + range.count <= leafCount,
+               height == 0 ? range.count < leafCount : leafCount - range.count >= ItemListLeaf<Item>.minCount {
+                modifyLeaf(at: range.lowerBound, delta: -range.count) { leaf, at in
+                    leaf.remove(at ..< at + range.count)
+                }
+                return
             }
         }
-
-        /// Writes `item` at `index` (the caller holds the append claim, or owns a fresh storage).
-        func write(_ item: Item, at index: Int) {
-            let (segment, offset) = Self.locate(index)
-            if segments[segment] == nil {
-                segments[segment] = .allocate(capacity: (1 << segment) << Self.firstSegmentShift)
-            }
-            (segments[segment].unsafelyUnwrapped + offset).initialize(to: item)
-            initialised = Swift.max(initialised, index + 1)
-        }
-
-        /// Ends the append claim: the newest snapshot now ends at `count`.
-        func finishAppend(at count: Int) {
-            lock.withLock { _ in
-                publishedCount = count
-                appending = false
-            }
-        }
+        let (left, rest) = tree.map { ItemListTree.split($0, at: range.lowerBound) } ?? (nil, nil)
+        let right = rest.flatMap { ItemListTree.split($0, at: range.count).1 }
+        tree = ItemListTree.join(ItemListTree.join(left, ItemListTree.build(items)), right)
     }
 }
 
+// MARK: - Paths
+
+extension ItemList {
+    /// The leaf holding item `position` (in `0 ..< count`), or with `inserting` the leaf where an insertion
+    /// at `position` (in `0 ... count`) goes, unretained, and the offset in it. O(log n).
+    ///
+    /// The descent takes no reference count: the caller keeps the list, and so the whole tree, alive.
+    @inlinable
+    func unretainedLeaf(at position: Int, inserting: Bool = false) -> (Unmanaged<ItemListNode>, Int) {
+        var node = Unmanaged.passUnretained(root.unsafelyUnwrapped)
+        var offset = position
+        for _ in 0 ..< height {
+            node = node._withUnsafeGuaranteedRef { node in
+                let inner = unsafeDowncast(node, to: ItemListInner.self)
+                let found = inserting ? inner.child(insertingAt: offset) : inner.child(containing: offset)
+                offset = found.offset
+                return Unmanaged.passUnretained(inner.slots[found.slot].node)
+            }
+        }
+        return (node, offset)
+    }
+
+    /// The leaf holding item `position` (in `0 ..< count`), or with `inserting` the leaf where an insertion
+    /// at `position` (in `0 ... count`) goes, and the offset in it. O(log n).
+    @inlinable
+    func leaf(at position: Int, inserting: Bool = false) -> (ItemListLeaf<Item>, Int) {
+        let (node, offset) = unretainedLeaf(at: position, inserting: inserting)
+        return (unsafeDowncast(node.takeUnretainedValue(), to: ItemListLeaf<Item>.self), offset)
+    }
+
+    /// The item count of that leaf, and the offset in it (a reference to the leaf would make it look
+    /// shared to a mutation that follows).
+    func leafCount(at position: Int, inserting: Bool = false) -> (count: Int, offset: Int) {
+        let (node, offset) = unretainedLeaf(at: position, inserting: inserting)
+        return (node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ItemListLeaf<Item>.self).count }, offset)
+    }
+
+    /// Runs `body` on the leaf holding item `position`, made unique (every shared node on the path is
+    /// copied), after adding `delta` to the counts on the path. The leaf has room for `delta` more items.
+    mutating func modifyLeaf(at position: Int, delta: Int, _ body: (ItemListLeaf<Item>, Int) -> Void) {
+        count += delta
+        Self.modify(&root!, height: height, position: position, inserting: false, delta: delta, body)
+    }
+
+    /// `modifyLeaf(at:delta:_:)` for an insertion at `position` (in `0 ... count`).
+    mutating func modifyLeaf(insertingAt position: Int, delta: Int, _ body: (ItemListLeaf<Item>, Int) -> Void) {
+        count += delta
+        Self.modify(&root!, height: height, position: position, inserting: true, delta: delta, body)
+    }
+
+    private static func modify(
+        _ node: inout ItemListNode, height: Int, position: Int, inserting: Bool, delta: Int,
+        _ body: (ItemListLeaf<Item>, Int) -> Void
+    ) {
+        if height == 0 {
+            let unique = isKnownUniquelyReferenced(&node)
+            var leaf = unsafeDowncast(node, to: ItemListLeaf<Item>.self)
+            let needed = leaf.count + Swift.max(delta, 0)
+            if !unique || leaf.room < needed {
+                // A private copy is sized to grow (doubling); a copy made because of a snapshot, exactly.
+                let capacity = unique ? Swift.min(ItemListLeaf<Item>.maxCount, Swift.max(needed, 2 * leaf.room)) : needed
+                leaf = leaf.copy(capacity: capacity)
+                node = leaf
+            }
+            body(leaf, position)
+            return
+        }
+        if !isKnownUniquelyReferenced(&node) {
+            node = unsafeDowncast(node, to: ItemListInner.self).copy()
+        }
+        let inner = unsafeDowncast(node, to: ItemListInner.self)
+        let found = inserting ? inner.child(insertingAt: position) : inner.child(containing: position)
+        inner.header.pointee.total += delta
+        let slots = inner.slots
+        slots[found.slot].count += delta
+        if delta != 0 { inner.refreshEnds() }
+        modify(&slots[found.slot].node, height: height - 1, position: found.offset, inserting: inserting, delta: delta, body)
+    }
+
+    /// Inserts `items` (at most a leaf's worth) at `position`, where the leaf has no room for them,
+    /// copying the shared nodes on the path: the leaf splits in two, and so on up while a parent overflows
+    /// (a B-tree insertion).
+    mutating func insertSplittingPath(_ items: UnsafeBufferPointer<Item>, at position: Int) {
+        count += items.count
+        guard let sibling = Self.insert(items, at: position, into: &root!, height: height) else { return }
+        let old = root.unsafelyUnwrapped
+        root = ItemListInner.make(height: height + 1, slots: [
+            ItemListTree<Item>.slot(old, height: height), ItemListTree<Item>.slot(sibling, height: height),
+        ])
+        height += 1
+    }
+
+    /// Inserts `items` at `position` in the subtree of `node` (made unique first); returns the node's new
+    /// right sibling when it split.
+    private static func insert(
+        _ items: UnsafeBufferPointer<Item>, at position: Int, into node: inout ItemListNode, height: Int
+    ) -> ItemListNode? {
+        typealias Leaf = ItemListLeaf<Item>
+        if height == 0 {
+            let leaf = unsafeDowncast(node, to: Leaf.self)
+            let total = leaf.count + items.count
+            precondition(total > Leaf.maxCount && total <= 2 * Leaf.maxCount)
+            let before = UnsafeBufferPointer(rebasing: leaf.buffer[..<position])
+            let after = UnsafeBufferPointer(rebasing: leaf.buffer[position...])
+            let left = Leaf.make(capacity: total / 2), right = Leaf.make(capacity: total - total / 2)
+            var filled = 0
+            for piece in [before, items, after] {
+                let intoLeft = Swift.max(0, Swift.min(piece.count, total / 2 - filled))
+                left.append(copying: UnsafeBufferPointer(rebasing: piece[..<intoLeft]))
+                right.append(copying: UnsafeBufferPointer(rebasing: piece[intoLeft...]))
+                filled += piece.count
+            }
+            node = left
+            return right
+        }
+        if !isKnownUniquelyReferenced(&node) {
+            node = unsafeDowncast(node, to: ItemListInner.self).copy()
+        }
+        let inner = unsafeDowncast(node, to: ItemListInner.self)
+        let found = inner.child(insertingAt: position)
+        inner.header.pointee.total += items.count
+        let slots = inner.slots
+        guard let sibling = insert(items, at: found.offset, into: &slots[found.slot].node, height: height - 1) else {
+            slots[found.slot].count += items.count
+            inner.refreshEnds()
+            return nil
+        }
+        slots[found.slot].count = ItemListTree<Item>.total(slots[found.slot].node, height: height - 1)
+        let added = ItemListTree<Item>.slot(sibling, height: height - 1)
+        if inner.count < ItemListInner.maxCount {
+            (slots + found.slot + 2).moveInitialize(from: slots + found.slot + 1, count: inner.count - found.slot - 1)
+            (slots + found.slot + 1).initialize(to: added)
+            inner.header.pointee.count += 1
+            inner.refreshEnds()
+            return nil
+        }
+        var all = Array(inner.buffer)
+        all.insert(added, at: found.slot + 1)
+        let half = all.count / 2
+        node = ItemListInner.make(height: height, slots: Array(all[..<half]))
+        return ItemListInner.make(height: height, slots: Array(all[half...]))
+    }
+
+    /// Calls `body` with each leaf's items, in order. O(n).
+    func forEachLeaf(_ body: (UnsafeBufferPointer<Item>) -> Void) {
+        guard let root else { return }
+        func visit(_ node: ItemListNode, _ height: Int) {
+            if height == 0 {
+                body(unsafeDowncast(node, to: ItemListLeaf<Item>.self).buffer)
+            } else {
+                for slot in unsafeDowncast(node, to: ItemListInner.self).buffer { visit(slot.node, height - 1) }
+            }
+        }
+        visit(root, height)
+    }
+}
+
+// MARK: - Conformances
+
 extension ItemList: Equatable where Item: Equatable {
-    /// Whether both lists hold equal items in the same order.
+    /// Whether both lists hold equal items in the same order. O(1) when both are the same snapshot, else O(n).
     public static func == (lhs: ItemList, rhs: ItemList) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.storage === rhs.storage { return true }
+        if lhs.root === rhs.root { return true }
         return lhs.elementsEqual(rhs)
     }
 }
 
-extension ItemList: Sendable where Item: Sendable {}
+extension ItemList: Hashable where Item: Hashable {
+    /// Hashes the number of items and every item, in order (as `Array` does). O(n).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for item in self { hasher.combine(item) }
+    }
+}
+
+// A node is written only while the reference that leads to it is unique (`isKnownUniquelyReferenced`), and
+// a list never writes a node another list can reach: it copies it first. So a list handed to another
+// thread reads nodes that nobody writes any more, as with `Array`'s storage; no lock is needed.
+extension ItemList: @unchecked Sendable where Item: Sendable {}
 
 extension ItemList: CustomStringConvertible {
     /// The items, like an array's description.

@@ -19,3 +19,33 @@ public enum ItemListChange: Equatable, Sendable {
     /// The whole list was replaced (emptied by `reset()`, say): reload everything.
     case reset
 }
+
+extension ItemListChange {
+    /// Where the row at `row` (an offset before the change) is after it: `nil` when the change removed
+    /// it or replaced the whole list.
+    ///
+    /// What keeps a scroll anchor (the row under the user's finger, a cursor) on its item while rows land
+    /// or go above it: pass the anchor through every change of a transition, in order. Inserted rows at
+    /// the anchor's offset go above it (a refresh's new items, a prepended page).
+    public func position(ofRow row: Int) -> Int? {
+        switch self {
+        case let .appended(range), let .inserted(range):
+            return range.lowerBound <= row ? row + range.count : row
+        case let .removed(offsets):
+            var below = 0
+            for offset in offsets {
+                if offset == row { return nil }
+                if offset < row { below += 1 } else { break }
+            }
+            return row - below
+        case .updated:
+            return row
+        case let .moved(from, to):
+            if row == from { return to }
+            let afterRemoval = row > from ? row - 1 : row
+            return afterRemoval >= to ? afterRemoval + 1 : afterRemoval
+        case .reset:
+            return nil
+        }
+    }
+}

@@ -28,21 +28,67 @@ public enum PaginatedListDiagnostic: Equatable, Sendable {
     /// A page failed with an error that says the same request cannot succeed (`RetryAdvice.doNotRetry`,
     /// an HTTP 404, say): the view model's `AutomaticRetry` does not retry it; `loadNextPage()` does.
     case retryNotAttempted
-    /// A page source corrected its position in a feed that changed while it was paged: `count` items
-    /// were dropped as already loaded (`.duplicatesDropped`), or it stepped back to close a gap.
+    /// A page source corrected its position in a feed that changed while it was paged, or could not: what
+    /// it did, and (`SourceCorrection.impact`) whether the list it built may miss items or show some out of
+    /// order, so an app can react (refresh, say).
     case sourceCorrection(SourceCorrection)
 
-    /// A correction a page source made while paging a feed that changes underneath.
+    /// A correction a page source made while paging a feed that changes underneath, with what it means for
+    /// the list the user sees (`impact`).
     public enum SourceCorrection: Equatable, Sendable {
-        /// Items already loaded came back again (items were inserted above the loaded range); dropped.
+        /// Items already shown came back where the source expected new ones (items were inserted above the
+        /// items shown, or an item shown was re-ranked below them); `count` were dropped.
+        /// Impact: `.nothingLost`.
         case duplicatesDropped(count: Int)
-        /// The page did not overlap the last item held (items were deleted above); the source stepped back
-        /// `by` positions to re-synchronise.
+        /// The items shown last were found `by` positions higher than expected (items above them were
+        /// deleted, or re-ranked below them); the source went on from there instead of leaving a hole.
+        /// Impact: `.nothingLost`.
         case resynchronised(by: Int)
-        /// No overlap could be found within the bound; the source continued from where it was.
+        /// The source could not find any item it had shown within its search bound (more items were
+        /// deleted above, or inserted near its position, than it searches); it went on from the last window
+        /// it read. Items between may never be shown, and items it showed may rank above items shown
+        /// before them. Impact: `.possiblyLost`.
         case resynchronisationFailed
         /// Items the source expected were gone when it fetched them (deleted since an ID snapshot was
-        /// taken); `count` of them were skipped.
+        /// taken); `count` of them were skipped. They are no longer in the feed. Impact: `.nothingLost`.
         case missingItemsSkipped(count: Int)
+        /// The source saw `count` items it had not shown ranked above the last item it shows (inserted, or
+        /// re-ranked, between items already shown); showing them would put them out of order, so they were
+        /// not shown. A refresh shows them. Impact: `.possiblyLost`.
+        case itemsAboveSkipped(count: Int)
+        /// The source found `count` items it had already shown ranked below items it shows now (items
+        /// re-ranked downwards, or new items inserted just above the last item shown): the list shows
+        /// those items in an order the feed no longer has. Nothing is missing and nothing is shown twice.
+        /// Impact: `.orderNotGuaranteed`.
+        case shownOutOfOrder(count: Int)
+        /// The feed grew above the source's position faster than the source could page it: every item
+        /// this page's requests returned had been shown already, so the page has no new items although
+        /// the list goes on. The source asks for larger windows (within its bounds) and goes on from
+        /// further down with the next page; a refresh shows the new items at the top.
+        /// Impact: `.nothingLost`.
+        case feedOutpaced
+
+        /// What a correction means for the list the user sees, from harmless to most severe (the cases
+        /// are ordered: `impact > .nothingLost` asks for a look, a refresh say).
+        public enum Impact: Comparable, Sendable {
+            /// Every item the feed holds between the items shown before and the items shown now was shown,
+            /// once, in the feed's order.
+            case nothingLost
+            /// Nothing is missing and nothing is shown twice, but some items are shown in an order the feed
+            /// no longer has.
+            case orderNotGuaranteed
+            /// Items may be missing from the list (skipped as above the items shown, or between windows the
+            /// source could not join); a refresh shows them. Order may differ too.
+            case possiblyLost
+        }
+
+        /// What this correction means for the list the user sees.
+        public var impact: Impact {
+            switch self {
+            case .duplicatesDropped, .resynchronised, .missingItemsSkipped, .feedOutpaced: .nothingLost
+            case .shownOutOfOrder: .orderNotGuaranteed
+            case .resynchronisationFailed, .itemsAboveSkipped: .possiblyLost
+            }
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Signals
+
 extension PaginatedListViewModel where Item: Identifiable {
     /// Replaces the held item that has `item`'s id by `item`, in place; nothing if no held item has that id.
     ///
@@ -31,5 +33,54 @@ extension PaginatedListViewModel where Item: Identifiable {
     /// the held items that came back, then `.inserted` for the new ones. May be called from any thread.
     public func insert(_ items: [Item], at index: Int) {
         core.submit(.insert(items, at: index))
+    }
+}
+
+extension PaginatedListViewModel where Item: Identifiable {
+    /// Brings the list up to date by `policy`, keeping the held items visible and editable until the new
+    /// data lands (see `RefreshPolicy`); `refresh()` is `refresh(.replace)`.
+    ///
+    /// Cuts off an append or prepend in flight; `loadStates.refresh` is `.loading` meanwhile and
+    /// `loadNextPage()` / `loadPreviousPage()` do nothing. A failed refresh keeps the list as it is and
+    /// reports on `loadStates.refresh` and `lastError`. No id is ever held twice. May be called from any
+    /// thread; runs on the scheduler.
+    public func refresh(_ policy: RefreshPolicy) {
+        core.submit(.refresh(Self.mode(of: policy), check: nil))
+    }
+
+    /// `refresh(policy)`, asking `changed` first whether the feed changed (an ETag or Last-Modified check
+    /// that may answer 304, a version number): `false` ends the refresh with no page request and no change
+    /// to the list.
+    public func refresh(_ policy: RefreshPolicy, ifChanged changed: Producer<Bool, Failure>) {
+        core.submit(.refresh(Self.mode(of: policy), check: changed))
+    }
+
+    /// Applies partial records to the held items in one transition: for each patch, `apply` changes the
+    /// held item whose id is `id(patch)` (patches for ids not held are skipped). `items` sends once and
+    /// `changes` sends one `.updated` with every offset changed: a counters endpoint or a server diff
+    /// patches like counts without re-fetching whole items.
+    ///
+    /// `apply` runs on the view model's scheduler, once per patch, with no lock held; it must not change
+    /// the item's id (a precondition failure). May be called from any thread.
+    public func update<Patch: Sendable>(
+        _ patches: [Patch], id: (Patch) -> Item.ID, apply: @escaping @Sendable (inout Item, Patch) -> Void
+    ) where Item: SendableMetatype {
+        let changes = patches.map { patch in (key: AnyHashable(id(patch)), change: Self.change(apply, with: patch)) }
+        guard !changes.isEmpty else { return }
+        core.submit(.patch(changes))
+    }
+
+    private static func change<Patch: Sendable>(
+        _ apply: @escaping @Sendable (inout Item, Patch) -> Void, with patch: Patch
+    ) -> @Sendable (inout Item) -> Void where Item: SendableMetatype {
+        { item in apply(&item, patch) }
+    }
+
+    private static func mode(of policy: RefreshPolicy) -> ViewModelStorage<Item, Failure>.Machine.RefreshMode {
+        switch policy {
+        case .replace: .replace
+        case let .mergeOnTop(maxPages, onGap): .mergeOnTop(maxPages: maxPages, onGap: onGap)
+        case .reloadAll: .reloadAll
+        }
     }
 }

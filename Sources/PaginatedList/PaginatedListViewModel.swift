@@ -53,6 +53,11 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// `lastError`, `exhausted` and `state` derive. Sends when a kind's state changes, in the same
     /// transition as `items`.
     public let loadStates: Property<LoadStates<Failure>>
+    /// The index of the first held item below a gap, if a refresh left one (`RefreshPolicy.mergeOnTop`
+    /// with `GapPolicy.keepGap` found more new items than its page budget): the items above it are fresh,
+    /// the ones from it down were held before, and some items of the feed between them are not loaded yet.
+    /// `fillGap()` loads them. `nil` when no gap is open; there is at most one.
+    public let gap: Property<Int?>
     /// Each mutation of `items`, sent right after `items` changes (same transition), for batch updates.
     public let changes: Signal<ItemListChange, Never>
     /// What the view model noticed and handled: misbehaving producers, stale pages, source corrections.
@@ -65,10 +70,16 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// Starts no request: call `loadNextPage()` to load the first page. With `retry`, a failed page is
     /// retried automatically after the policy's delay (see `AutomaticRetry`); without it (the default),
     /// only `loadNextPage()` retries.
+    ///
+    /// With `maxPages`, the list holds at most that many pages (at least 1): when a page lands beyond the
+    /// limit, the page farthest from it is dropped (`changes` sends `.removed`), and loaded again by the
+    /// producer that loaded it when the user scrolls back, so memory stays flat however far they scroll.
     public init<D: PaginatedListDependency>(
-        dependency: D, scheduler: any Scheduler = UIScheduler(), retry: AutomaticRetry? = nil
+        dependency: D, scheduler: any Scheduler = UIScheduler(), retry: AutomaticRetry? = nil, maxPages: Int? = nil
     ) where D.Item == Item, D.Failure == Failure {
-        let core = ViewModelStorage<Item, Failure>(firstPage: dependency.firstPage, scheduler: scheduler, retry: retry)
+        let core = ViewModelStorage<Item, Failure>(
+            firstPage: dependency.firstPage, scheduler: scheduler, retry: retry, maxPages: maxPages
+        )
         self.core = core
         items = Property(core.items)
         loading = Property(core.loading)
@@ -76,18 +87,22 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
         exhausted = Property(core.exhausted)
         state = Property(core.state)
         loadStates = Property(core.loadStates)
+        gap = Property(core.gap)
         changes = core.changes.output
         diagnostics = core.diagnostics.output
     }
 
     /// A view model whose first page comes from `firstPage`, delivering every change on `scheduler`,
-    /// retrying failed pages automatically when given `retry`.
+    /// retrying failed pages automatically when given `retry`, holding at most `maxPages` pages if given.
     public convenience init(
         scheduler: any Scheduler = UIScheduler(),
         retry: AutomaticRetry? = nil,
+        maxPages: Int? = nil,
         firstPage: @escaping () -> Producer<Page<Item, Failure>, Failure>
     ) {
-        self.init(dependency: ClosureDependency(makeFirstPage: firstPage), scheduler: scheduler, retry: retry)
+        self.init(
+            dependency: ClosureDependency(makeFirstPage: firstPage), scheduler: scheduler, retry: retry, maxPages: maxPages
+        )
     }
 
     /// Loads the pending page, unless a page is loading or the list is exhausted.
@@ -96,6 +111,42 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// May be called from any thread; runs on the scheduler.
     public func loadNextPage() {
         core.submit(.loadNextPage)
+    }
+
+    /// Loads the page before the first item held, unless one is loading, nothing lies before it, or the
+    /// first page has not landed yet (a list that opened in the middle of a feed grows upwards this way).
+    ///
+    /// Independent of `loadNextPage()`: both may load at once, and a failure in one leaves the other
+    /// usable. Retries the failed previous page after a failure, cancelling a waiting automatic retry.
+    /// Does nothing while a refresh loads. May be called from any thread; runs on the scheduler.
+    public func loadPreviousPage() {
+        core.submit(.loadPreviousPage)
+    }
+
+    /// Brings the list up to date without blanking it (`RefreshPolicy.replace`): the held items stay
+    /// visible and editable until the new first page lands and replaces them.
+    ///
+    /// Cuts off an append or prepend in flight (its page never lands); `loadStates.refresh` is `.loading`
+    /// meanwhile, and `loadNextPage()` / `loadPreviousPage()` do nothing. A failed refresh keeps the list
+    /// and reports on `loadStates.refresh` and `lastError`; refreshing again retries it, and so does an
+    /// `AutomaticRetry`. May be called from any thread; runs on the scheduler.
+    public func refresh() {
+        core.submit(.refresh(.replace, check: nil))
+    }
+
+    /// `refresh()`, asking `changed` first whether the feed changed since the list loaded (an HTTP
+    /// `If-None-Match` request that may answer 304, a version number): `false` ends the refresh with no
+    /// page request and no change to the list.
+    public func refresh(ifChanged changed: Producer<Bool, Failure>) {
+        core.submit(.refresh(.replace, check: changed))
+    }
+
+    /// Loads the items missing at the gap (see `gap`): pages from the gap downwards, each inserted at it,
+    /// until one overlaps the held items below (the gap closes) or the refresh's page budget is spent (the
+    /// gap stays open, lower down). Reported on `loadStates.refresh`. Does nothing without a gap or while a
+    /// refresh loads. May be called from any thread; runs on the scheduler.
+    public func fillGap() {
+        core.submit(.fillGap)
     }
 
     /// Starts over: interrupts the load in flight, cancels a waiting automatic retry, empties the list and
@@ -119,8 +170,9 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// the row is still within the distance of the new end, the next page loads without another call,
     /// so a user parked at the bottom is never stranded. A failure does not load again by itself: a
     /// failed page is retried by `loadNextPage()` or by the automatic retry policy, never by this
-    /// call. `reset()` forgets the request. Does nothing once the list is exhausted. May be called
-    /// from any thread; runs on the scheduler.
+    /// call. `reset()` forgets the request. Does nothing once the list is exhausted. In a list that grows
+    /// both ways it also loads the previous page when at most `prefetchDistance` rows lie above
+    /// `visibleIndex`. May be called from any thread; runs on the scheduler.
     ///
     /// - Parameters:
     ///   - visibleIndex: the row the user is looking at, an index into `items`.
@@ -128,6 +180,16 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     ///     (negative values count as 0).
     public func loadNextPageIfNeeded(visibleIndex: Int, prefetchDistance: Int = 5) {
         core.submit(.loadIfNeeded(PrefetchRequest(visibleIndex: visibleIndex, prefetchDistance: prefetchDistance)))
+    }
+
+    /// Tells the view model the user sees rows `visibleRows`: loads the next page when at most
+    /// `prefetchDistance` loaded rows lie below the last of them, and the previous page when at most
+    /// `prefetchDistance` rows lie above the first. Otherwise works as
+    /// `loadNextPageIfNeeded(visibleIndex:prefetchDistance:)`, at both ends: a request made while an end's
+    /// page loads is re-checked when it lands (shifted by the rows that landed above). May be called from
+    /// any thread; runs on the scheduler.
+    public func loadPagesIfNeeded(visibleRows: ClosedRange<Int>, prefetchDistance: Int = 5) {
+        core.submit(.loadIfNeeded(PrefetchRequest(visibleRows: visibleRows, prefetchDistance: prefetchDistance)))
     }
 
     deinit {

@@ -1,17 +1,42 @@
-/// "The user is looking at row `visibleIndex`; load more when at most `prefetchDistance` rows lie below
-/// it": what `PaginatedListViewModel.loadNextPageIfNeeded(visibleIndex:prefetchDistance:)` asks.
+/// "The user is looking at rows `first...last`; load more when at most `prefetchDistance` rows lie beyond
+/// them": what `loadNextPageIfNeeded(visibleIndex:prefetchDistance:)` and
+/// `loadPagesIfNeeded(visibleRows:prefetchDistance:)` ask, at both ends of the list.
 struct PrefetchRequest: Equatable, Sendable {
-    /// The last row index of the list at which the request still wants another page:
-    /// `visibleIndex + prefetchDistance`, saturating.
-    let reach: Int
+    /// The first row the user sees.
+    private(set) var first: Int
+    /// The last row index of the list at which the request still wants the next page:
+    /// `last + prefetchDistance`, saturating.
+    private(set) var reach: Int
+    /// How many rows above `first` still count as "near the top".
+    let distance: Int
 
     init(visibleIndex: Int, prefetchDistance: Int) {
-        let (sum, overflow) = visibleIndex.addingReportingOverflow(max(prefetchDistance, 0))
+        self.init(visibleRows: visibleIndex ... visibleIndex, prefetchDistance: prefetchDistance)
+    }
+
+    init(visibleRows: ClosedRange<Int>, prefetchDistance: Int) {
+        distance = max(prefetchDistance, 0)
+        first = visibleRows.lowerBound
+        let (sum, overflow) = visibleRows.upperBound.addingReportingOverflow(distance)
         reach = overflow ? .max : sum
     }
 
-    /// Whether a list of `count` items ends within the prefetch distance of the row.
+    /// Whether a list of `count` items ends within the prefetch distance of the rows.
     func wantsMore(count: Int) -> Bool {
         count - 1 <= reach
+    }
+
+    /// Whether the rows are within the prefetch distance of the top of the list.
+    var wantsPrevious: Bool {
+        first <= distance
+    }
+
+    /// The same rows after `delta` items were inserted (positive) or removed (negative) above them.
+    func shifted(by delta: Int) -> PrefetchRequest {
+        var shifted = self
+        let (moved, overflow) = first.addingReportingOverflow(delta)
+        shifted.first = overflow ? first : max(moved, 0)
+        if reach != .max { shifted.reach = max(reach + delta, -1) }
+        return shifted
     }
 }

@@ -235,7 +235,8 @@ public struct HTTPClient: Sendable {
         case .cancelled: "cancelled"
         case .badURL: "the URL is malformed"
         case .unsupportedURL: "the URL's scheme is not supported"
-        case .badServerResponse: "the server's response could not be read"
+        case .badServerResponse:
+            "the server's response could not be read (the connection closed with no answer, or the answer is not HTTP)"
         case .cannotParseResponse: "the response could not be parsed"
         case .zeroByteResource: "the response was empty"
         case .resourceUnavailable: "the resource is unavailable"

@@ -133,6 +133,7 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// start of the body), and the wait the server asked for.
     public var description: String {
         let target = url?.absoluteString ?? "(no URL)"
+        let reason = Self.clause(reason)
         var text: String
         switch kind {
         case .transport: text = "HTTP transport error for \(target): \(reason)"
@@ -142,13 +143,21 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .errorEnvelope: text = "HTTP \(statusCode ?? 0) from \(target) reports an error: \(reason)"
         case .rateLimited: text = "HTTP request to \(target) not sent: \(reason)"
         }
-        if let serverMessage, !serverMessage.isEmpty {
+        if let serverMessage = serverMessage.map(Self.clause), !serverMessage.isEmpty {
             if serverMessage.lowercased() != reason.lowercased() { text += ": \(serverMessage)" }
         } else if !bodyExcerpt.isEmpty {
             text += "; body: \(bodyExcerpt)"
         }
         if let retryAfter { text += "; retry after \(Self.seconds(retryAfter))" }
         return Self.oneLine(text)
+    }
+
+    /// `text` as a clause of a longer line: on one line, without the full stop that ends it (an ellipsis
+    /// is kept) or ends a parenthesis in it, so that `;` and `:` can follow (`… not valid JSON; body: …`).
+    static func clause(_ text: String) -> String {
+        var text = oneLine(text).replacingOccurrences(of: ".)", with: ")")
+        while text.hasSuffix("."), !text.hasSuffix("..") { text.removeLast() }
+        return text
     }
 
     /// `3 s`, `1.5 s`, `0 s`.

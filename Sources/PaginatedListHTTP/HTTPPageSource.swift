@@ -23,7 +23,8 @@ import Signals
 /// The paging logic is `PaginatedList`'s sources': page numbers end at a short page or the total, offsets
 /// over `Identifiable` items overlap and correct for a changing feed, and `Identifiable` items an earlier
 /// page delivered are dropped. A body that is not what the style needs fails the page with an
-/// `HTTPError` naming the key path: never a silent end of the list.
+/// `HTTPError` naming the key path: never a silent end of the list. With `.linkHeader`, a page that has a
+/// `Link: <…>; rel="prev"` carries that page as its `previous` (a list opened in the middle grows upwards).
 ///
 /// Each successful first-page response is recorded in `firstPageVersion`, so a freshness check starts
 /// from what the list loaded (`changeMonitor()`). A value; `Sendable`; copies share `firstPageVersion`.
@@ -63,8 +64,10 @@ public struct HTTPPageSource<Item: Decodable & Sendable>: PaginatedListDependenc
         case let .offset(limit, _, _):
             let source = PageNumberSource(firstPageIndex: 0, pageSize: limit, fetch: reader.steppedOffsetFetch)
             makeFirstPage = source.firstPage
-        case .cursor, .startingAfter, .nextURL, .linkHeader:
+        case .cursor, .startingAfter, .nextURL:
             makeFirstPage = CursorSource(fetch: reader.urlFetch).firstPage
+        case .linkHeader:
+            makeFirstPage = { reader.firstPageLinkingBack { CursorSource(fetch: $0).firstPage() } }
         }
     }
 
@@ -82,6 +85,13 @@ public struct HTTPPageSource<Item: Decodable & Sendable>: PaginatedListDependenc
     /// one conditional request and no request of its own to learn the version (see `HTTPChangeMonitor`).
     public func changeMonitor() -> HTTPChangeMonitor {
         HTTPChangeMonitor(client: client, request: firstPageRequest, loaded: firstPageVersion)
+    }
+
+    /// A producer that, on every start, asks the server whether the feed changed since the first page the
+    /// list last loaded (one conditional request: `false` on a `304`); `true` when none was loaded. The
+    /// freshness check of a refresh: `list.refresh(ifChanged: source.feedChanged())`.
+    public func feedChanged() -> Producer<Bool, HTTPError> {
+        changeMonitor().feedChanged()
     }
 }
 
@@ -101,8 +111,10 @@ extension HTTPPageSource where Item: Identifiable, Item.ID: Sendable {
             makeFirstPage = source.firstPage
         case let .offset(limit, _, _):
             makeFirstPage = OffsetSource(limit: limit, fetch: reader.offsetFetch).firstPage
-        case .cursor, .startingAfter, .nextURL, .linkHeader:
+        case .cursor, .startingAfter, .nextURL:
             makeFirstPage = CursorSource(fetch: reader.urlFetch).firstPage
+        case .linkHeader:
+            makeFirstPage = { reader.firstPageLinkingBack { CursorSource(fetch: $0).firstPage() } }
         }
     }
 }

@@ -98,9 +98,9 @@ extension CursorSource where Failure == HTTPError, Cursor == URL, Item: Decodabl
 
 extension OffsetSource where Failure == HTTPError, Item: Decodable {
     /// A source that GETs `url` with `offsetParameter` and `limitParameter` query items set
-    /// (`/items?offset=40&limit=21`), the items a top-level array or under `items`, `data` or `results`,
-    /// and corrects for a feed that changes while it is paged (see `OffsetSource`: overlap by one, drift
-    /// after insertions, hole search after deletions).
+    /// (`/items?offset=37&limit=23`), the items a top-level array or under `items`, `data` or `results`,
+    /// and corrects for a feed that changes while it is paged (see `OffsetSource`: a three-item overlap,
+    /// windows that grow after insertions, a search after deletions, every skip reported).
     public init(
         client: HTTPClient = HTTPClient(), url: URL, limit: Int, offsetParameter: String = "offset",
         limitParameter: String = "limit", maxSearchDistance: Int = 64, maxRequestsPerPage: Int = 8

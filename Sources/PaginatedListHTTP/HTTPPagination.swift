@@ -85,6 +85,10 @@ public struct HTTPPagination: Sendable {
     /// The next page's URL in the `Link` header (RFC 8288), as the target of the link with `relation`
     /// (GitHub's style); a response without that link is the last page (GitHub sends no `Link` at all
     /// when everything fits on one page).
+    ///
+    /// A page whose `Link` header names a `prev` (or `previous`) link carries the page it names as its
+    /// `Page.previous`: a list opened in the middle (`?page=3`) loads the pages above with
+    /// `loadPreviousPage()`.
     public static func linkHeader(relation: String = "next") -> HTTPPagination {
         HTTPPagination(style: .linkHeader(relation: relation))
     }

@@ -202,14 +202,67 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
     var urlFetch: CursorSource<Item, URL, HTTPError>.Fetch {
         { [self] cursor in
             read(cursor ?? url, isFirst: cursor == nil).attemptMap { page throws(HTTPError) in
-                let next: URL? = switch try next(after: page) {
-                case .end: nil
-                case let .url(next): next
-                case let .cursor(value): HTTPQuery.url(url, setting: [(name: cursorParameter, value: value)])
-                }
-                return CursorResponse(items: page.items, nextCursor: next)
+                CursorResponse(items: page.items, nextCursor: try nextURL(after: page))
             }
         }
+    }
+
+    /// The URL of the page after `page` by the style, or `nil` if `page` is the last.
+    func nextURL(after page: ReadPage<Item>) throws(HTTPError) -> URL? {
+        switch try next(after: page) {
+        case .end: nil
+        case let .url(next): next
+        case let .cursor(value): HTTPQuery.url(url, setting: [(name: cursorParameter, value: value)])
+        }
+    }
+
+    // MARK: - The page before (Link: rel="prev")
+
+    /// The target of `page`'s `Link` header link with relation `prev` (or its synonym `previous`), for
+    /// the link-header style; `nil` for the other styles or when there is none.
+    func previousURL(of page: ReadPage<Item>) -> URL? {
+        guard case .linkHeader = pagination.style, let header = page.response.header("Link") else { return nil }
+        return WebLink.parse(header, relativeTo: page.response.url ?? url)
+            .first { $0.has(relation: "prev") || $0.has(relation: "previous") }?.target
+    }
+
+    /// The link-header style's first page: the page of `url`, paged on by the `CursorSource` that `chain`
+    /// makes over a fetch (so its de-duplication applies), with the page its `prev` link names as its
+    /// `previous`. The first page is read once: the chain's first fetch hands over the response read.
+    func firstPageLinkingBack(
+        chain: @escaping @Sendable (@escaping CursorSource<Item, URL, HTTPError>.Fetch) -> Producer<Page<Item, HTTPError>, HTTPError>
+    ) -> Producer<Page<Item, HTTPError>, HTTPError> {
+        let reader = self
+        return read(url, isFirst: true).flatMap(.latest) { first in
+            let response = Result { () throws(HTTPError) in
+                CursorResponse(items: first.items, nextCursor: try reader.nextURL(after: first))
+            }
+            let urlFetch = reader.urlFetch
+            let previous = reader.previousURL(of: first)
+            return chain { cursor in cursor.map(urlFetch) ?? Producer(result: response) }.map { page in
+                Page(items: page.items, previous: previous.map(reader.linkedPage), next: page.next,
+                     diagnostics: page.diagnostics)
+            }
+        }
+    }
+
+    /// The page of `pageURL` read by the link-header style, with the pages its `prev` and `next` links
+    /// name as its `previous` and `next` (made the same way): the pages above a list that opened in the
+    /// middle. Items are not de-duplicated here; the view model holds an id once.
+    func linkedPage(_ pageURL: URL) -> Producer<Page<Item, HTTPError>, HTTPError> {
+        let reader = self
+        return read(pageURL, isFirst: false).attemptMap { page throws(HTTPError) in
+            Linked(items: page.items, previous: reader.previousURL(of: page), next: try reader.nextURL(after: page))
+        }.map { linked in
+            Page(items: linked.items, previous: linked.previous.map(reader.linkedPage), next: linked.next.map(reader.linkedPage))
+        }
+    }
+
+    /// A page read by the link-header style: its items and the URLs of the pages around it.
+    private struct Linked: Sendable {
+        let items: [Item]
+        let previous: URL?
+        let next: URL?
     }
 
     /// `CursorSource`'s fetch with the body's cursor as the cursor (the cursor style).

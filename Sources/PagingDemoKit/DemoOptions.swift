@@ -1,5 +1,6 @@
 import Foundation
 import PaginatedList
+import PaginatedListHTTP
 import Signals
 
 /// The demo's settings, from its command line.
@@ -22,11 +23,19 @@ package struct DemoOptions: Equatable, Sendable {
     package var url: URL?
     /// How the endpoint pages (`--style`).
     package var style: HTTPStyle = .page
+    /// Where the endpoint's items are (`--items-at`); `nil`: where the style's API puts them.
+    package var itemsPath: JSONPath?
     /// The page source the list loads through, over the simulated feed (`--source`; not with `url`).
     package var source: DemoSource = .simulated
     /// Rows the simulated feed inserts, and rows it deletes, at random positions after every request
     /// (`--churn`; not with `url`).
     package var churn = 0
+    /// The row the list opens at, counted from 1 (`--start`; the simulated source only): the view model's
+    /// first page is the page that holds it, and scrolling up loads the pages before.
+    package var start: Int?
+    /// The most pages the list holds (`--max-pages`): pages beyond it are dropped away from where the
+    /// user scrolls, and loaded again on the way back.
+    package var maxPages: Int?
 
     package init() {}
 
@@ -43,8 +52,8 @@ package struct DemoOptions: Equatable, Sendable {
     /// also returned, for the commands that drive it and the audit).
     package func makeList(scheduler: any Scheduler) -> (list: PaginatedListViewModel<Row, FeedError>, simulated: SimulatedFeed?) {
         if let url {
-            let feed = HTTPDemoFeed(url: url, style: style, pageSize: pageSize)
-            return (PaginatedListViewModel(dependency: feed, scheduler: scheduler), nil)
+            let feed = HTTPDemoFeed(url: url, style: style, pageSize: pageSize, items: itemsPath)
+            return (PaginatedListViewModel(dependency: feed, scheduler: scheduler, maxPages: maxPages), nil)
         }
         let feed = makeFeed()
         return (makeViewModel(feed: feed, scheduler: scheduler), feed)
@@ -54,7 +63,7 @@ package struct DemoOptions: Equatable, Sendable {
     package func makeFeed() -> SimulatedFeed {
         SimulatedFeed(
             itemCount: items, pageSize: pageSize, latency: .milliseconds(effectiveLatencyMilliseconds),
-            failureRate: effectiveFailureRate, seed: seed, churn: churn
+            failureRate: effectiveFailureRate, seed: seed, churn: churn, start: max((start ?? 1) - 1, 0)
         )
     }
 }
@@ -133,12 +142,23 @@ extension DemoInvocation {
                     throw OptionsError(message: "--style must be one of \(known), not '\(text)'")
                 }
                 options.style = style
+            case "items-at":
+                let text = try nextValue()
+                guard !text.isEmpty, !text.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+                    throw OptionsError(message: "--items-at must be a dotted key path such as data or result.items, not '\(text)'")
+                }
+                options.itemsPath = JSONPath(text)
             case "source":
                 options.source = try DemoSource.parse(try nextValue())
                 simulatedOnly.insert("--source")
             case "churn":
                 options.churn = try integer(try nextValue(), for: name, atLeast: 0)
                 simulatedOnly.insert("--churn")
+            case "start":
+                options.start = try integer(try nextValue(), for: name, atLeast: 1)
+                simulatedOnly.insert("--start")
+            case "max-pages":
+                options.maxPages = try integer(try nextValue(), for: name, atLeast: 1)
             default:
                 throw OptionsError(message: "unknown option '--\(name)'")
             }
@@ -148,6 +168,13 @@ extension DemoInvocation {
             throw OptionsError(message: "--url pages an HTTP endpoint, but \(flags.joined(separator: " and ")) "
                 + "\(flags.count == 1 ? "works" : "work") on the simulated feed only; use one or the other "
                 + "(how an endpoint pages is --style)")
+        }
+        if options.url == nil, options.itemsPath != nil {
+            throw OptionsError(message: "--items-at says where an HTTP endpoint's items are; it needs --url")
+        }
+        if options.start != nil, options.url == nil, options.source != .simulated {
+            throw OptionsError(message: "--start opens the simulated feed's own chain in the middle; --source "
+                + "\(options.source.rawValue) always starts at the first page (use --source simulated)")
         }
         if options.source == .array && options.churn > 0 {
             throw OptionsError(message: "--churn changes the feed, but --source array pages a copy taken at start; "
@@ -180,24 +207,39 @@ extension DemoInvocation {
           --failure-rate P     chance from 0 to 1 that a load fails (default 0.1; 0 in script mode)
           --seed N             seed of the failure draws (default 1)
           --prefetch N         load the next page when at most N rows are below the cursor (default 5)
-          --url URL            page this HTTP endpoint; items are JSON objects with "id" and "title",
-                               in a top-level array or under "items"/"data"/"results"
+          --url URL            page this HTTP endpoint; items are JSON objects with an "id" (a number or
+                               a string) and a "title" or "name" (also under "attributes")
           --style STYLE        how the endpoint pages (default page):
-                                 page    ?page=P&limit=N (--page-size); ends at a short page or a total
-                                 cursor  "next_cursor" in the body, sent back as ?cursor=C
-                                 link    Link: <...>; rel="next" headers
-                                 offset  ?offset=O&limit=N, corrected for a feed that changes
+                                 page     ?page=P&limit=N (--page-size); ends at a short page or a total
+                                 cursor   "next_cursor" in the body, sent back as ?cursor=C
+                                 link     Link: <...>; rel="next" headers (GitHub)
+                                 offset   ?offset=O&limit=N, corrected for a feed that changes
+                                 stripe   items under "data", ?starting_after=<last id> while "has_more"
+                                 slack    items under "channels", "response_metadata.next_cursor",
+                                          {"ok": false} errors
+                                 notion   items under "results", "next_cursor" + "has_more", sent back
+                                          as ?start_cursor=C
+                                 jsonapi  items under "data", the next page at "links.next"
+                               (stripe, slack, notion and jsonapi set their page size, N, unless the
+                               URL does: limit, limit, page_size, page[size])
+          --items-at PATH      with --url: where the items are, a dotted key path (members, result.items)
           --source NAME        the page source over the simulated feed (default simulated):
                                  simulated  the feed's own chain: next offset = rows loaded
                                  page       PageNumberSource (page=N&size=S, with totals)
-                                 offset     OffsetSource (offset/limit, one-row overlap, corrections)
+                                 offset     OffsetSource (offset/limit, three-row overlap, corrections)
                                  cursor     CursorSource (after=ID&limit=L)
                                  ids        IDSnapshotSource (the IDs once, then rows by batch of IDs)
                                  array      ArraySource (a copy of the rows taken at start)
           --churn N            after every request the simulated feed inserts N rows and deletes N rows
-                               at random positions (seeded by --seed); corrections are shown (default 0)
-                               (--source and --churn apply to the simulated feed only: given with
-                               --url they are an error, exit status 2; an endpoint's paging is --style)
+                               at random positions (seeded by --seed); corrections are shown (default 0);
+                               and before each refresh (r) it gains 0-30 rows at the top
+                               (--source, --churn and --start apply to the simulated feed only: given
+                               with --url they are an error, exit status 2; an endpoint's paging is --style)
+          --start N            open the list at row N (the page that holds it; --source simulated):
+                               scrolling up loads the pages before it
+          --max-pages N        hold at most N pages: the pages farthest from where you scroll are
+                               dropped and loaded again when you come back (the status line counts
+                               the rows held and dropped)
           --script LIST        comma-separated commands:
                                  next    loadNextPage()
                                  retry   loadNextPage() after a failure (retries the failed page)
@@ -207,14 +249,30 @@ extension DemoInvocation {
                                  reload  reload(): reset(), then load the first page
                                  wait    wait until the load in flight (if any) ends (use it after
                                          next with --url: requests take time)
+                                 prev    loadPreviousPage() (a list opened with --start)
+                                 up, down  move the cursor one row (it stays on its row when rows
+                                         are inserted or removed above it)
+                                 like    like the row under the cursor: update(id:) bumps its counter
+                                 delete  delete the row under the cursor: remove(id:)
+                                 new     a new post at the top of the feed, inserted at the top
+                                 refresh refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap)) (with
+                                         --churn the feed first gains 0-30 rows at the top)
+                                 fill    fillGap(): load the rows missing at the gap
+                               With --start, --max-pages or any of the last seven, each line also
+                               shows the cursor's row, the first and last rows held, the gap and the
+                               rows dropped.
                                Corrections are printed under the command's line; with --churn, a last
                                line audits the rows loaded (duplicates, holes).
           -h, --help           show this help
 
         KEYS (interactive)
-          up/down, k/j  move the cursor (pages load as it nears the end)
+          up/down, k/j  move the cursor (pages load as it nears either end)
           PgUp/PgDn     move a screenful      g/G   first/last row
-          r             retry after an error
+          u             like the row under the cursor      d   delete it
+          n             a new post at the top
+          r             refresh: new rows arrive on top (.mergeOnTop, 2 pages, gap kept)
+          f             fill the gap (the "~~ N new items - press f ~~" row)
+          t             try again after an error (the failed page or refresh)
           R or x        reload from the first page
           q             quit (Ctrl-C works too; the terminal is restored either way)
         """

@@ -11,7 +11,7 @@ package enum DemoSource: String, CaseIterable, Equatable, Sendable {
     case simulated
     /// `PageNumberSource`: `page=N&size=S`, with totals; drops rows an earlier page delivered.
     case page
-    /// `OffsetSource`: `offset=O&limit=L` with a one-row overlap; drops duplicates and closes gaps.
+    /// `OffsetSource`: `offset=O&limit=L` with a three-row overlap; drops duplicates, closes gaps, reports what it skips.
     case offset
     /// `CursorSource`: `after=ID&limit=L`; drops rows an earlier page delivered.
     case cursor
@@ -44,7 +44,7 @@ extension DemoOptions {
         let size = pageSize
         switch source {
         case .simulated:
-            return PaginatedListViewModel(dependency: feed, scheduler: scheduler)
+            return PaginatedListViewModel(dependency: feed, scheduler: scheduler, maxPages: maxPages)
         case .page:
             let source = PageNumberSource<Row, FeedError>(pageSize: size) { page, size in
                 feed.request(page: page) { rows in
@@ -53,13 +53,13 @@ extension DemoOptions {
                                               totalItems: response.totalItems)
                 }
             }
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
         case .offset:
             let source = OffsetSource<Row, FeedError>(limit: size) { offset, limit in
-                // After the first page a window starts one row early (the overlap): page k starts at k·size − 1.
-                feed.request(page: (offset + 1) / size + 1) { rows in rows.offset(offset, limit: limit).map(Row.init) }
+                // After the first page a window starts `overlap` rows early: page k starts at k·size − overlap.
+                feed.request(page: (offset + OffsetSource<Row, FeedError>.overlap) / size + 1) { rows in rows.offset(offset, limit: limit).map(Row.init) }
             }
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
         case .cursor:
             let source = CursorSource<Row, DemoCursor, FeedError> { cursor in
                 let page = (cursor?.page ?? 0) + 1
@@ -69,7 +69,7 @@ extension DemoOptions {
                                           nextCursor: response.nextCursor.map { DemoCursor(afterID: $0 + 1, page: page) })
                 }
             }
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
         case .ids:
             let positions = SnapshotPositions()
             let source = IDSnapshotSource<Row, FeedError>(
@@ -87,7 +87,7 @@ extension DemoOptions {
                     }
                 }
             )
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
         case .array:
             let rows = feed.rows.currentItems.map(Row.init)
             // With a latency, pages arrive on a queue of their own after the delay; without, inside `start`.
@@ -95,7 +95,7 @@ extension DemoOptions {
             let source = ArraySource<Row, FeedError>(rows, pageSize: size, latency: feed.latency, on: delivery) { index, _ in
                 feed.drawFailure(page: index + 1)
             }
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler)
+            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
         }
     }
 }
@@ -130,6 +130,12 @@ extension PaginatedListDiagnostic {
             "correction: no loaded row found nearby; went on from the last window"
         case let .sourceCorrection(.missingItemsSkipped(count)):
             "correction: skipped \(count) row\(count == 1 ? "" : "s") deleted since the ID snapshot"
+        case let .sourceCorrection(.itemsAboveSkipped(count)):
+            "correction: \(count) row\(count == 1 ? "" : "s") now above the rows shown not shown (refresh to see)"
+        case let .sourceCorrection(.shownOutOfOrder(count)):
+            "correction: \(count) row\(count == 1 ? "" : "s") shown came back below new rows; order differs from the feed"
+        case .sourceCorrection(.feedOutpaced):
+            "correction: the feed grew faster than it could be paged; no new rows in this page"
         case .extraPageIgnored: "diagnostic: a producer sent a second page; ignored"
         case .failureAfterPageIgnored: "diagnostic: a producer failed after its page; ignored"
         case .completedWithoutPage: "diagnostic: a producer completed without a page; it is retried next"
@@ -151,6 +157,9 @@ extension PaginatedListDiagnostic {
         case let .sourceCorrection(.resynchronised(by)): "stepped back \(by) over a gap"
         case .sourceCorrection(.resynchronisationFailed): "lost its place"
         case let .sourceCorrection(.missingItemsSkipped(count)): "skipped \(count) deleted"
+        case let .sourceCorrection(.itemsAboveSkipped(count)): "\(count) above not shown"
+        case let .sourceCorrection(.shownOutOfOrder(count)): "\(count) out of order"
+        case .sourceCorrection(.feedOutpaced): "feed outpaced"
         case .extraPageIgnored: "extra page ignored"
         case .failureAfterPageIgnored: "late failure ignored"
         case .completedWithoutPage, .interruptedWithoutPage: "no page; retried next"

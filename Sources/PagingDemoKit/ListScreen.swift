@@ -3,16 +3,29 @@ import PaginatedList
 /// The interactive screen's model: the cursor, the scrolled window, the prefetch rule, and the lines to draw.
 ///
 /// Pure: it knows nothing of terminals (see `TerminalUI` in `paging-demo`), so it is tested directly.
+///
+/// **The scroll anchor.** The cursor stays on its row when rows are inserted or removed above it (a page
+/// loaded above, new items merged on top, rows dropped by `--max-pages`): feed it the view model's
+/// `changes` with `follow(_:rows:)`, and call `settle(rows:)` once a transition's changes are in, which
+/// remembers the row under the cursor so that a `.reset` can find it again.
 package struct ListScreen: Sendable {
     /// The selected row, in `0 ..< count` (0 when the list is empty).
     package private(set) var cursor = 0
-    /// The first row shown.
+    /// The first line shown, counted in the list's lines (rows, the gap row, the loading rows).
     package private(set) var top = 0
     /// Prefetch when at most this many loaded rows are below the cursor.
     package let prefetchDistance: Int
+    /// The id of the row under the cursor when the list last settled.
+    package private(set) var anchor: Int?
+    /// The rows the list has, as the changes followed so far count them.
+    private var count = 0
+    /// The row (id) to put the cursor on once the list holds it (the row `--start` names).
+    private var startRow: Int?
 
-    package init(prefetchDistance: Int) {
+    /// A screen whose cursor goes to the row `startRow` (an id) when the list first holds it.
+    package init(prefetchDistance: Int, startRow: Int? = nil) {
         self.prefetchDistance = prefetchDistance
+        self.startRow = startRow
     }
 
     /// Moves the cursor by `delta` rows, within the `count` rows loaded.
@@ -31,53 +44,137 @@ package struct ListScreen: Sendable {
         if count == 0 { top = 0 }
     }
 
+    /// Keeps the cursor, and the first line shown, on their rows through one of the view model's
+    /// `changes`; `rows` is the snapshot the transition leads to (where a `.reset` looks for the anchor).
+    package mutating func follow(_ change: ItemListChange, rows: ItemList<Row>) {
+        switch change {
+        case .reset:
+            count = rows.count
+            if let anchor, let index = rows.firstIndex(where: { $0.id == anchor }) { cursor = index }
+        default:
+            if count > 0 {
+                cursor = Self.position(ofRow: cursor, after: change)
+                top = Self.position(ofRow: top, after: change)
+            }
+            switch change {
+            case let .appended(range), let .inserted(range): count += range.count
+            case let .removed(offsets): count -= offsets.count
+            case .updated, .moved, .reset: break
+            }
+        }
+        cursor = min(max(cursor, 0), max(count - 1, 0))
+    }
+
+    /// Where the row at `row` is after `change` (`ItemListChange.position(ofRow:)`); a removed row's
+    /// place goes to the row after it.
+    private static func position(ofRow row: Int, after change: ItemListChange) -> Int {
+        if let position = change.position(ofRow: row) { return position }
+        guard case let .removed(offsets) = change else { return row }
+        return row - offsets.prefix { $0 < row }.count
+    }
+
+    /// After a transition's changes: the list has `rows`; remembers the row under the cursor.
+    package mutating func settle(rows: ItemList<Row>) {
+        count = rows.count
+        if let startRow, let index = rows.firstIndex(where: { $0.id == startRow }) {
+            cursor = index
+            self.startRow = nil
+        }
+        clamp(count: count)
+        anchor = rows.isEmpty ? nil : rows[cursor].id
+    }
+
     /// The text and style of one screen line.
     package struct Line: Equatable, Sendable {
-        package enum Style: Equatable, Sendable { case title, rule, row, cursorRow, placeholder, status, error, help }
+        package enum Style: Equatable, Sendable { case title, rule, row, cursorRow, placeholder, gap, status, error, help }
         package var text: String
         package var style: Style
     }
 
+    /// What the screen shows of a list that grows both ways, is refreshed and may hold a window.
+    package struct Window: Equatable, Sendable {
+        /// The load of the page before the first row.
+        package var prepend: LoadState<FeedError> = .idle
+        /// The index of the first row below the gap, if one is open.
+        package var gap: Int?
+        /// How many rows the gap hides, when the feed knows.
+        package var missing: Int?
+        /// The rows dropped (loaded, and no longer held), with `--max-pages`; `nil` without a window.
+        package var dropped: Int?
+
+        package init(prepend: LoadState<FeedError> = .idle, gap: Int? = nil, missing: Int? = nil, dropped: Int? = nil) {
+            self.prepend = prepend
+            self.gap = gap
+            self.missing = missing
+            self.dropped = dropped
+        }
+    }
+
+    /// One line of the list part of the screen.
+    private enum Entry: Equatable {
+        case row(Int)
+        case gap
+        case earlier(String)
+        case later(String)
+    }
+
     /// The whole screen, `height` lines of at most `width` characters: a title, the rows around the
-    /// cursor, a status line (ending with `note`, if any: the source's corrections) and the key help.
-    /// Scrolls `top` so that the cursor is visible.
+    /// cursor (with a row for the gap, and rows that say a page is loading above or below), a status line
+    /// (ending with `note`, if any: the source's corrections) and the key help. Scrolls `top` so that the
+    /// cursor is visible.
     package mutating func render(
         rows: ItemList<Row>, state: PaginatedListState<FeedError>, title: String, width: Int, height: Int,
-        note: String? = nil
+        note: String? = nil, window: Window = Window()
     ) -> [Line] {
         let width = max(width, 20)
         let height = max(height, 8)
         clamp(count: rows.count)
         let visible = height - 5   // title, rule, rule, status, help
-        let placeholder = Self.placeholder(for: state, count: rows.count)
+
+        var entries: [Entry] = []
+        if let earlier = Self.earlierPlaceholder(for: window.prepend, count: rows.count) { entries.append(.earlier(earlier)) }
+        for index in 0 ..< rows.count {
+            if index == window.gap { entries.append(.gap) }
+            entries.append(.row(index))
+        }
+        let later = Self.placeholder(for: state, count: rows.count)
+        if let later { entries.append(.later(later)) }
         // The placeholder row below the last row counts as part of the list, shown with the last row.
-        let shown = rows.count + (placeholder == nil ? 0 : 1)
-        let focus = placeholder != nil && cursor >= rows.count - 1 ? shown - 1 : cursor
-        if cursor < top { top = cursor }
+        let cursorLine = entries.firstIndex(of: .row(cursor)) ?? 0
+        let focus = later != nil && cursor >= rows.count - 1 ? entries.count - 1 : cursorLine
+        if cursorLine < top { top = cursor == 0 ? 0 : cursorLine }
         if focus >= top + visible { top = focus - visible + 1 }
-        top = max(0, min(top, max(shown - visible, 0)))
+        top = max(0, min(top, max(entries.count - visible, 0)))
 
         var lines: [Line] = []
         lines.append(Line(text: title, style: .title))
         lines.append(Line(text: String(repeating: "-", count: width), style: .rule))
         for slot in 0 ..< visible {
-            let index = top + slot
-            if index < rows.count {
+            let line = top + slot
+            guard line < entries.count else {
+                lines.append(Line(text: "", style: .row))
+                continue
+            }
+            switch entries[line] {
+            case let .row(index):
                 let row = rows[index]
                 let marker = index == cursor ? ">" : " "
-                let text = "\(marker) #\(pad(row.id, to: 4))  \(row.title)"
+                let likes = row.likes > 0 ? "  +\(row.likes)" : ""
+                let text = "\(marker) #\(pad(row.id, to: 4))  \(row.title)\(likes)"
                 lines.append(Line(text: text, style: index == cursor ? .cursorRow : .row))
-            } else if index == rows.count, let placeholder {
-                lines.append(Line(text: placeholder, style: .placeholder))
-            } else {
-                lines.append(Line(text: "", style: .row))
+            case .gap:
+                let count = window.missing.map { "\($0) new item\($0 == 1 ? "" : "s")" } ?? "new items"
+                lines.append(Line(text: "  ~~ \(count) - press f ~~", style: .gap))
+            case let .earlier(text), let .later(text):
+                lines.append(Line(text: text, style: .placeholder))
             }
         }
         lines.append(Line(text: String(repeating: "-", count: width), style: .rule))
-        var statusLine = status(count: rows.count, state: state)
+        var statusLine = status(count: rows.count, state: state, dropped: window.dropped)
         if let note { statusLine.text += " | \(note)" }
         lines.append(statusLine)
-        lines.append(Line(text: "up/down j/k move  PgUp/PgDn page  g/G ends  r retry  R/x reload  q quit", style: .help))
+        lines.append(Line(text: "j/k move  u like  d delete  n new  r refresh  f fill gap  t retry  x reload  q quit",
+                          style: .help))
         return lines.map { Line(text: Self.truncate($0.text, to: width), style: $0.style) }
     }
 
@@ -85,18 +182,29 @@ package struct ListScreen: Sendable {
     private static func placeholder(for state: PaginatedListState<FeedError>, count: Int) -> String? {
         switch state {
         case .loading: "  ... loading more"
-        case .failed: "  !!! load failed: press r to retry"
+        case .failed: "  !!! load failed: press t to try again"
         case .exhausted: count == 0 ? "  (the feed is empty)" : "  -- end of feed --"
         case .idle: nil
         }
     }
 
-    private func status(count: Int, state: PaginatedListState<FeedError>) -> Line {
-        let position = count == 0 ? "no rows" : "row \(cursor + 1) of \(count) loaded"
+    /// The row shown just above the first loaded row, when the page before it loads or failed.
+    private static func earlierPlaceholder(for prepend: LoadState<FeedError>, count: Int) -> String? {
+        guard count > 0 else { return nil }
+        switch prepend {
+        case .loading: return "  ... loading earlier rows"
+        case .failed: return "  !!! loading earlier rows failed: press t to try again"
+        case .idle, .complete: return nil
+        }
+    }
+
+    private func status(count: Int, state: PaginatedListState<FeedError>, dropped: Int?) -> Line {
+        let held = dropped.map { "held, \($0) dropped" } ?? "loaded"
+        let position = count == 0 ? "no rows" : "row \(cursor + 1) of \(count) \(held)"
         switch state {
         case .idle: return Line(text: "ready | \(position)", style: .status)
         case .loading: return Line(text: "loading... | \(position)", style: .status)
-        case let .failed(error): return Line(text: "error: \(error) (r: retry) | \(position)", style: .error)
+        case let .failed(error): return Line(text: "error: \(error) (t: try again) | \(position)", style: .error)
         case .exhausted: return Line(text: "exhausted: all \(count) rows loaded | \(position)", style: .status)
         }
     }

@@ -18,6 +18,32 @@ package enum ScriptCommand: String, CaseIterable, Equatable, Sendable {
     case reload
     /// Waits until the load in flight, if any, has ended.
     case wait
+    /// `loadPreviousPage()`: the page before the first row (a list opened with `--start`).
+    case prev
+    /// Moves the cursor up one row.
+    case up
+    /// Moves the cursor down one row.
+    case down
+    /// Likes the row under the cursor: in the feed, and in the list with `update(id:)`.
+    case like
+    /// Deletes the row under the cursor: from the feed, and from the list with `remove(id:)`.
+    case delete
+    /// A new post at the top of the feed, inserted at the top of the list (`insert(_:at:)`).
+    case new
+    /// `refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))`; with `--churn`, the feed first gains 0-30
+    /// rows at the top.
+    case refresh
+    /// `fillGap()`.
+    case fill
+
+    /// Whether the command is about a list that lives (both directions, edits, refreshes): its lines then
+    /// show the window (see `StateSnapshot.window`).
+    package var isLivingList: Bool {
+        switch self {
+        case .next, .retry, .fail, .reset, .reload, .wait: false
+        case .prev, .up, .down, .like, .delete, .new, .refresh, .fill: true
+        }
+    }
 
     /// Parses a comma- (or space-) separated list of commands.
     package static func parseScript(_ text: String) throws(OptionsError) -> [ScriptCommand] {
@@ -41,12 +67,15 @@ package struct StateSnapshot: Equatable, Sendable {
     package var loading: Bool
     package var error: FeedError?
     package var exhausted: Bool
+    /// The window, when the run shows it.
+    package var window: WindowSnapshot?
 
-    package init(items: Int, loading: Bool, error: FeedError?, exhausted: Bool) {
+    package init(items: Int, loading: Bool, error: FeedError?, exhausted: Bool, window: WindowSnapshot? = nil) {
         self.items = items
         self.loading = loading
         self.error = error
         self.exhausted = exhausted
+        self.window = window
     }
 
     /// Reads the view model's properties. Call it where no transition can run concurrently (on the view
@@ -59,10 +88,66 @@ package struct StateSnapshot: Equatable, Sendable {
     }
 
     /// `items=20 loading=false error=nil exhausted=false`; an error is quoted:
-    /// `error="forced failure loading page 2"`.
+    /// `error="forced failure loading page 2"`; then the window, if shown.
     package var line: String {
         let errorText = error.map { "\"\($0)\"" } ?? "nil"
-        return "items=\(items) loading=\(loading) error=\(errorText) exhausted=\(exhausted)"
+        let base = "items=\(items) loading=\(loading) error=\(errorText) exhausted=\(exhausted)"
+        return window.map { "\(base) \($0.line)" } ?? base
+    }
+}
+
+/// Where a living list stands: the cursor's row, the rows held, the gap, the rows dropped.
+package struct WindowSnapshot: Equatable, Sendable {
+    /// The row under the cursor, and its likes.
+    package var cursor: Row?
+    package var first: Int?
+    package var last: Int?
+    /// The index of the first row below the gap, and how many rows it hides (when the feed knows).
+    package var gap: Int?
+    package var missing: Int?
+    /// The rows dropped (with `--max-pages`).
+    package var dropped: Int?
+
+    /// `cursor=#0003 likes=1 rows=#0001-#0020 gap=none`, then `dropped=N` with a window; a gap reads
+    /// `gap=20 missing=31`.
+    package var line: String {
+        func number(_ id: Int?) -> String { id.map { "#" + String(repeating: "0", count: max(0, 4 - String($0).count)) + String($0) } ?? "-" }
+        let rows = first == nil ? "-" : "\(number(first))-\(number(last))"
+        var text = "cursor=\(number(cursor?.id)) likes=\(cursor?.likes ?? 0) rows=\(rows) gap=\(gap.map(String.init) ?? "none")"
+        if gap != nil { text += " missing=\(missing.map(String.init) ?? "?")" }
+        if let dropped { text += " dropped=\(dropped)" }
+        return text
+    }
+}
+
+/// The rows a list loaded and the ones the user deleted: what it dropped is what it loaded, no longer
+/// holds, and the user did not delete.
+package struct RowTally: Sendable {
+    private var seen = Set<Int>()
+    private var deleted = Set<Int>()
+
+    package init() {}
+
+    /// The list holds `rows` now.
+    package mutating func saw(_ rows: ItemList<Row>) {
+        for row in rows { seen.insert(row.id) }
+    }
+
+    /// The user deleted the row `id`.
+    package mutating func delete(_ id: Int) {
+        deleted.insert(id)
+    }
+
+    /// The list started over.
+    package mutating func reset() {
+        seen = []
+        deleted = []
+    }
+
+    /// The rows loaded and no longer held, but for the ones the user deleted.
+    package func dropped(holding rows: ItemList<Row>) -> Int {
+        let held = Set(rows.map(\.id))
+        return seen.subtracting(held).subtracting(deleted).count
     }
 }
 
@@ -79,19 +164,24 @@ package struct StateSnapshot: Equatable, Sendable {
 package final class ScriptRunner {
     private let options: DemoOptions
     private let queue = DispatchQueue(label: "paging-demo.script")
+    private let list: DemoList
     /// The simulated feed, or `nil` when the options name an HTTP endpoint.
-    private let feed: SimulatedFeed?
-    private let viewModel: PaginatedListViewModel<Row, FeedError>
+    private var feed: SimulatedFeed? { list.feed }
+    private var viewModel: PaginatedListViewModel<Row, FeedError> { list.viewModel }
     private let log = DiagnosticLog()
     private var observation: (any Disposable)?
+    /// Whether each line shows the window (`--start`, `--max-pages`, or a living-list command).
+    private let showsWindow: Bool
 
     /// How long `wait` waits for a load before it gives up and reports the state as it is.
     package var waitTimeout: Duration = .seconds(30)
 
     package init(options: DemoOptions) {
         self.options = options
-        (viewModel, feed) = options.makeList(scheduler: QueueScheduler(queue: queue))
-        observation = viewModel.diagnostics.observeValues { [log] in log.append($0) }
+        list = DemoList(options: options, scheduler: QueueScheduler(queue: queue))
+        showsWindow = options.start != nil || options.maxPages != nil
+            || (options.script ?? []).contains(where: \.isLivingList)
+        observation = list.viewModel.diagnostics.observeValues { [log] in log.append($0) }
     }
 
     deinit {
@@ -103,7 +193,12 @@ package final class ScriptRunner {
     package func run(_ commands: [ScriptCommand], report: (String) -> Void) {
         for command in commands {
             perform(command)
-            let (snapshot, diagnostics) = queue.sync { (StateSnapshot(viewModel), log.take()) }
+            let (snapshot, diagnostics) = queue.sync { () -> (StateSnapshot, [PaginatedListDiagnostic]) in
+                list.settle()
+                var snapshot = StateSnapshot(viewModel)
+                if showsWindow { snapshot.window = list.snapshot(maxPages: options.maxPages) }
+                return (snapshot, log.take())
+            }
             report("\(command.rawValue) -> \(snapshot.line)")
             for diagnostic in diagnostics { report("  \(diagnostic.demoDescription)") }
         }
@@ -145,10 +240,25 @@ package final class ScriptRunner {
         case .fail:
             feed?.failNextLoad()
             viewModel.loadNextPage()
-        case .reset: viewModel.reset()
-        case .reload: viewModel.reload()
+        case .reset: list.startOver(reload: false)
+        case .reload: list.startOver(reload: true)
         case .wait: waitForLoad()
+        case .prev: viewModel.loadPreviousPage()
+        // The commands that read the cursor run on the view model's queue, after what is queued there.
+        case .up: queue.sync { moveCursor(by: -1) }
+        case .down: queue.sync { moveCursor(by: 1) }
+        case .like: queue.sync { list.like() }
+        case .delete: queue.sync { list.delete() }
+        case .new: list.post()
+        case .refresh: list.refresh()
+        case .fill: list.fillGap()
         }
+    }
+
+    private func moveCursor(by delta: Int) {
+        let count = viewModel.items.value.count
+        list.withScreen { $0.move(by: delta, count: count) }
+        list.settle()
     }
 
     /// Blocks until `loading` is false (at once if it already is), or until `waitTimeout`.

@@ -12,22 +12,27 @@ package struct Row: Equatable, Sendable, Identifiable, Decodable {
     package let id: Int
     /// A made-up title, the same for the same `id` on every run; the item's title in an HTTP feed.
     package let title: String
+    /// The row's like counter (`u` bumps it): the feed's count in the simulated feed, `likes` in an HTTP
+    /// feed's item (0 when absent).
+    package var likes: Int
 
-    package init(id: Int) {
-        self.init(id: id, title: Self.madeUpTitle(id))
+    package init(id: Int, likes: Int = 0) {
+        self.init(id: id, title: Self.madeUpTitle(id), likes: likes)
     }
 
-    package init(id: Int, title: String) {
+    package init(id: Int, title: String, likes: Int = 0) {
         self.id = id
         self.title = title
+        self.likes = likes
     }
 
-    private enum CodingKeys: String, CodingKey { case id, title }
+    private enum CodingKeys: String, CodingKey { case id, title, likes }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let id = try container.decode(Int.self, forKey: .id)
-        self.init(id: id, title: try container.decodeIfPresent(String.self, forKey: .title) ?? Self.madeUpTitle(id))
+        self.init(id: id, title: try container.decodeIfPresent(String.self, forKey: .title) ?? Self.madeUpTitle(id),
+                  likes: (try? container.decodeIfPresent(Int.self, forKey: .likes)) ?? 0)
     }
 
     private static func madeUpTitle(_ id: Int) -> String {
@@ -36,9 +41,10 @@ package struct Row: Equatable, Sendable, Identifiable, Decodable {
         return "\(adjectives[id % adjectives.count]) \(nouns[(id / adjectives.count) % nouns.count])"
     }
 
-    /// The row of the changing feed's `item` (IDs from 0 there, from 1 here).
+    /// The row of the changing feed's `item` (IDs from 0 there, from 1 here; its likes are the item's
+    /// revision, which a like edits).
     package init(_ item: ChangingFeed.Item) {
-        self.init(id: item.id + 1)
+        self.init(id: item.id + 1, likes: item.revision)
     }
 
     /// The changing feed's item of this row.
@@ -88,6 +94,9 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
     package let failureRate: Double
     /// The insertions (and as many deletions) after each request.
     package let churn: Int
+    /// The offset of the first page of the feed's own chain (a multiple of `pageSize`): 0, or the page
+    /// that holds the row `--start` names.
+    package let startOffset: Int
     /// The rows, as a server would hold them: they change after every request when `churn` > 0.
     package let rows: ChangingFeed
 
@@ -100,14 +109,19 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
     private let state: Locked<State>
     private let queue = DispatchQueue(label: "paging-demo.feed", qos: .userInitiated)
 
-    package init(itemCount: Int, pageSize: Int, latency: Duration, failureRate: Double, seed: UInt64, churn: Int = 0) {
-        precondition(itemCount >= 0 && pageSize > 0 && churn >= 0,
-                     "SimulatedFeed needs itemCount >= 0, pageSize > 0 and churn >= 0")
+    /// A feed of `itemCount` rows served in pages of `pageSize`; its own chain starts at the page that
+    /// holds the row at offset `start` (0: the first page).
+    package init(
+        itemCount: Int, pageSize: Int, latency: Duration, failureRate: Double, seed: UInt64, churn: Int = 0, start: Int = 0
+    ) {
+        precondition(itemCount >= 0 && pageSize > 0 && churn >= 0 && start >= 0,
+                     "SimulatedFeed needs itemCount >= 0, pageSize > 0, churn >= 0 and start >= 0")
         self.itemCount = itemCount
         self.pageSize = pageSize
         self.latency = latency
         self.failureRate = min(max(failureRate, 0), 1)
         self.churn = churn
+        startOffset = min(start, max(itemCount - 1, 0)) / pageSize * pageSize
         let script: ChangingFeed.Script = churn > 0
             ? .random(seed: seed, inserts: churn ... churn, deletes: churn ... churn) : .none
         rows = ChangingFeed(count: itemCount, script: script)
@@ -125,30 +139,82 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
         state.withLock { $0.loadsStarted }
     }
 
-    /// The first page of the feed's own chain: pages at offsets `0, pageSize, 2·pageSize, …`, the next
-    /// offset counted from the rows loaded (the naive way, which a changing feed defeats: see `--churn`).
+    /// The first page of the feed's own chain (at `startOffset`): pages at offsets `0, pageSize,
+    /// 2·pageSize, …`, the next offset counted from the rows loaded (the naive way, which a changing feed
+    /// defeats: see `--churn`), the previous one a page size before.
     package func firstPage() -> Producer<Page<Row, FeedError>, FeedError> {
-        page(at: 0)
+        page(at: startOffset)
     }
 
-    /// What crosses threads: the rows and where the next page starts. `Page` itself holds a producer,
-    /// which is not `Sendable`, so it is built on the receiving side of the hop by `map`.
+    /// What crosses threads: the rows and where the pages around them start. `Page` itself holds
+    /// producers, which are not `Sendable`, so it is built on the receiving side of the hop by `map`.
     private struct Delivery: Sendable {
         let rows: [Row]
+        let previousOffset: Int?
         let nextOffset: Int?
     }
 
-    /// The producer of the page that starts at `offset`.
+    /// The producer of the page that starts at `offset` (a multiple of `pageSize`).
     private func page(at offset: Int) -> Producer<Page<Row, FeedError>, FeedError> {
         let number = offset / pageSize + 1
         return request(page: number) { [pageSize] feed in
             let response = feed.page(number, size: pageSize, includeTotals: true)
             let end = offset + response.items.count
-            return Delivery(rows: response.items.map(Row.init), nextOffset: end < (response.totalItems ?? 0) ? end : nil)
+            return Delivery(rows: response.items.map(Row.init), previousOffset: offset > 0 ? offset - pageSize : nil,
+                            nextOffset: end < (response.totalItems ?? 0) ? end : nil)
         }
         .map { [self] delivery in
-            Page(items: delivery.rows, next: delivery.nextOffset.map { page(at: $0) })
+            Page(items: delivery.rows, previous: delivery.previousOffset.map { page(at: $0) },
+                 next: delivery.nextOffset.map { page(at: $0) })
         }
+    }
+
+    // MARK: - What the feed's users do (between requests)
+
+    /// A like of the row `id` (its count goes up by one in the feed); `false` if the feed no longer has it.
+    @discardableResult
+    package func like(id: Int) -> Bool {
+        guard let position = position(of: id) else { return false }
+        rows.apply([.edit(at: position)])
+        return true
+    }
+
+    /// Deletes the row `id` from the feed; `false` if the feed no longer has it.
+    @discardableResult
+    package func delete(id: Int) -> Bool {
+        guard let position = position(of: id) else { return false }
+        rows.apply([.delete(count: 1, at: position)])
+        return true
+    }
+
+    /// A new row at the top of the feed (the user posted something): the row.
+    package func post() -> Row {
+        rows.apply([.insert(count: 1, at: 0)])
+        return Row(rows.currentItems[0])
+    }
+
+    /// New rows at the top of the feed, as many as `count` draws (seeded, from the feed's generator):
+    /// what arrived since the last refresh. Returns how many.
+    @discardableResult
+    package func gainRows(_ count: ClosedRange<Int>) -> Int {
+        let drawn = state.withLock { Int.random(in: count, using: &$0.generator) }
+        if drawn > 0 { rows.apply([.insert(count: drawn, at: 0)]) }
+        return drawn
+    }
+
+    /// How many rows the feed has now between the rows `above` and `below` (exclusive; from the top when
+    /// `above` is `nil`); `nil` when it no longer has one of them.
+    package func rowsBetween(_ above: Int?, and below: Int) -> Int? {
+        let items = rows.currentItems
+        guard let end = items.firstIndex(where: { $0.id == below - 1 }) else { return nil }
+        guard let above else { return end }
+        guard let start = items.firstIndex(where: { $0.id == above - 1 }), start < end else { return nil }
+        return end - start - 1
+    }
+
+    /// The position of the row `id` in the feed now.
+    private func position(of id: Int) -> Int? {
+        rows.currentItems.firstIndex { $0.id == id - 1 }
     }
 
     /// A request to the feed, for page `page` (used in failure messages): when started, it fails (forced or

@@ -21,7 +21,8 @@ public struct UIScheduler: Scheduler {
     }()
 
     /// Whether the caller runs on the main thread or on the main queue (the main actor's executor).
-    static var isOnMainQueue: Bool {
+    /// For the package's own modules (`ObservablePaginatedList`).
+    package static var isOnMainQueue: Bool {
         Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
     }
 

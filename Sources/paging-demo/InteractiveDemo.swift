@@ -14,10 +14,11 @@ import Signals
 @MainActor
 final class InteractiveDemo {
     private let options: DemoOptions
+    /// The view model, the feed, the cursor kept on its row through `changes`, the living-list keys.
+    private let list: DemoList
     /// The simulated feed, or `nil` when the list pages an HTTP endpoint.
-    private let feed: SimulatedFeed?
-    private let viewModel: PaginatedListViewModel<Row, FeedError>
-    private var screen: ListScreen
+    private var feed: SimulatedFeed? { list.feed }
+    private var viewModel: PaginatedListViewModel<Row, FeedError> { list.viewModel }
     private var observations: [any Disposable] = []
     /// SIGINT, SIGTERM (restore the terminal and exit) and SIGWINCH (redraw).
     private var signalSources: [any DispatchSourceSignal] = []
@@ -29,8 +30,7 @@ final class InteractiveDemo {
 
     init(options: DemoOptions) {
         self.options = options
-        (viewModel, feed) = options.makeList(scheduler: UIScheduler())
-        screen = ListScreen(prefetchDistance: options.prefetch)
+        list = DemoList(options: options, scheduler: UIScheduler())
     }
 
     /// Takes over the terminal, starts observing and reading keys, and loads the first page.
@@ -42,6 +42,8 @@ final class InteractiveDemo {
         observations = [
             viewModel.items.signal.observeValues { _ in changed() },
             viewModel.state.signal.observeValues { _ in changed() },
+            viewModel.loadStates.signal.observeValues { _ in changed() },
+            viewModel.gap.signal.observeValues { _ in changed() },
             viewModel.diagnostics.observeValues { [weak self] diagnostic in
                 MainActor.assumeIsolated { self?.record(diagnostic) }
             },
@@ -56,13 +58,13 @@ final class InteractiveDemo {
         listDidChange()
     }
 
-    /// After any change of the list, its state or the cursor: keep the cursor in the list, tell the view
-    /// model which row the user is looking at (it loads when the row is within `--prefetch` rows of the
-    /// end, and re-checks a row it was told about while a page loaded when that page lands, so a user
-    /// parked at the end is not stranded; it does not retry a failed page), and redraw.
+    /// After any change of the list, its state or the cursor: keep the cursor on its row (the list follows
+    /// `changes`: rows inserted or removed above do not move it off its row), tell the view model which
+    /// row the user is looking at (it loads the next page when the row is within `--prefetch` rows of the
+    /// end, the previous one when it is as near the top, and re-checks a row it was told about while a
+    /// page loaded when that page lands, so a user parked at either end is not stranded; it does not
+    /// retry a failed page), and redraw.
     private func listDidChange() {
-        screen.clamp(count: viewModel.items.value.count)
-        viewModel.loadNextPageIfNeeded(visibleIndex: screen.cursor, prefetchDistance: screen.prefetchDistance)
         setNeedsRedraw()
     }
 
@@ -77,14 +79,19 @@ final class InteractiveDemo {
         let count = viewModel.items.value.count
         let screenful = max(TerminalUI.size.height - 6, 1)
         switch key {
-        case .up, .character("k"): screen.move(by: -1, count: count)
-        case .down, .character("j"): screen.move(by: 1, count: count)
-        case .pageUp: screen.move(by: -screenful, count: count)
-        case .pageDown, .character(" "): screen.move(by: screenful, count: count)
-        case .home, .character("g"): screen.move(to: 0, count: count)
-        case .end, .character("G"): screen.move(to: count - 1, count: count)
-        case .character("r"): viewModel.loadNextPage()   // after a failure: retries the failed page
-        case .character("R"), .character("x"): viewModel.reload()
+        case .up, .character("k"): list.withScreen { $0.move(by: -1, count: count) }
+        case .down, .character("j"): list.withScreen { $0.move(by: 1, count: count) }
+        case .pageUp: list.withScreen { $0.move(by: -screenful, count: count) }
+        case .pageDown, .character(" "): list.withScreen { $0.move(by: screenful, count: count) }
+        case .home, .character("g"): list.withScreen { $0.move(to: 0, count: count) }
+        case .end, .character("G"): list.withScreen { $0.move(to: count - 1, count: count) }
+        case .character("u"): list.like()
+        case .character("d"): list.delete()
+        case .character("n"): list.post()
+        case .character("r"): list.refresh()
+        case .character("f"): list.fillGap()
+        case .character("t"): list.tryAgain()
+        case .character("R"), .character("x"): list.startOver(reload: true)
         case .character("q"), .character("Q"), .interrupt: quit()
         case .character: break
         }
@@ -104,13 +111,21 @@ final class InteractiveDemo {
         }
     }
 
+    /// Runs once the transitions queued before it were delivered (every change followed): settles the
+    /// cursor on its row, prefetches around it (see `listDidChange()`), and draws.
     private func redraw() {
+        list.settle()
+        let (cursor, distance) = list.withScreen { ($0.cursor, $0.prefetchDistance) }
+        viewModel.loadNextPageIfNeeded(visibleIndex: cursor, prefetchDistance: distance)
         let size = TerminalUI.size
-        let lines = screen.render(
-            rows: viewModel.items.value, state: viewModel.state.value, title: title,
-            width: size.width, height: size.height,
-            note: lastDiagnostic.map { "fixes: \(corrections), last: \($0)" }
-        )
+        let window = list.window(maxPages: options.maxPages)
+        let (rows, state) = (viewModel.items.value, viewModel.state.value)
+        let lines = list.withScreen { screen in
+            screen.render(
+                rows: rows, state: state, title: title, width: size.width, height: size.height,
+                note: lastDiagnostic.map { "fixes: \(corrections), last: \($0)" }, window: window
+            )
+        }
         TerminalUI.draw(lines)
     }
 
@@ -118,8 +133,10 @@ final class InteractiveDemo {
         if let url = options.url { return "paging-demo | \(url.absoluteString) | style \(options.style.rawValue)" }
         let percent = Int((options.effectiveFailureRate * 100).rounded())
         let churn = options.churn > 0 ? ", churn \(options.churn)" : ""
-        return "paging-demo | \(options.source.rawValue) source, \(options.items) items, \(options.pageSize)/page, "
-            + "\(options.effectiveLatencyMilliseconds) ms, \(percent)% failures\(churn), seed \(options.seed)"
+        let window = options.maxPages.map { ", \($0) pages held" } ?? ""
+        let start = options.start.map { ", from row \($0)" } ?? ""
+        return "paging-demo | \(options.source.rawValue) source, \(options.items) items, \(options.pageSize)/page"
+            + "\(start)\(window), \(options.effectiveLatencyMilliseconds) ms, \(percent)% failures\(churn), seed \(options.seed)"
     }
 
     /// Restores the terminal, prints a one-line summary and exits.

@@ -109,6 +109,7 @@ enum TerminalUI {
         case .rule, .help: "2"      // dim
         case .cursorRow: "7"        // reverse video
         case .placeholder: "33"     // yellow
+        case .gap: "1;36"           // bold cyan
         case .error: "1;31"         // bold red
         case .row, .status: ""
         }

@@ -112,29 +112,31 @@ struct PageSourcesGuideTests {
         #expect(list.items.value.count == 30)
     }
 
-    @Test func theDiagnosticsSampleSeesTheCorrections() {
-        let feed = ChangingFeed(count: 30, script: .steps([[.delete(count: 2, at: 2)]]))
+    @Test func theImpactSampleOffersARefreshWhenACorrectionMayHaveCostTheUserSomething() {
+        // An item shown is re-ranked into the unread part: the list shows it out of order.
+        let feed = ChangingFeed(count: 30, script: .steps([[], [.move(from: 0, to: 25)]]))
         let source = OffsetSource<ChangingFeed.Item, Never>(limit: 10) { offset, limit in
             feed.request { $0.offset(offset, limit: limit) }
         }
         let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
-        let printed = MutableProperty<[PaginatedListDiagnostic.SourceCorrection]>([])
+        let offered = MutableProperty<[PaginatedListDiagnostic.SourceCorrection]>([])
         list.diagnostics.observeValues { diagnostic in
-            if case let .sourceCorrection(correction) = diagnostic { printed.modify { $0.append(correction) } }
+            guard case let .sourceCorrection(correction) = diagnostic else { return }
+            if correction.impact >= .orderNotGuaranteed { offered.modify { $0.append(correction) } }   // print: offer a refresh
         }
-        list.loadNextPage()
-        list.loadNextPage()
-        #expect(printed.value == [.resynchronised(by: 2)])
+        while !list.exhausted.value { list.loadNextPage() }
+        #expect(offered.value == [.shownOutOfOrder(count: 1)])
+        #expect(list.items.value.map(\.id) == Array(0 ..< 30))
     }
 
-    @Test func theChangingFeedSampleFindsNoDuplicatesAndNoHoles() {
-        let feed = ChangingFeed(count: 300, script: .random(seed: 42, inserts: 0 ... 3, deletes: 0 ... 3))
+    @Test func theChangingFeedSampleFindsNoDuplicatesNoLossAndNoDisorder() {
+        let feed = ChangingFeed(count: 300, script: .random(seed: 42, churn: .reRanking))
         let source = OffsetSource<ChangingFeed.Item, Never>(limit: 10) { offset, limit in
             feed.request { $0.offset(offset, limit: limit) }
         }
         let churned = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
         while !churned.exhausted.value { churned.loadNextPage() }
         let audit = feed.audit(Array(churned.items.value), reachedEnd: true)
-        #expect(audit.duplicates.isEmpty && audit.holes.isEmpty)   // print: true true
+        #expect(audit.duplicates.isEmpty && audit.lost.isEmpty && audit.misordered.isEmpty)   // print: true true true
     }
 }

@@ -154,6 +154,26 @@ import Foundation
     }
 
     /// Non-blank lines without their indentation.
+    /// Whether `lines` appear in `source` in order, each once, with only `#expect` and `try #require`
+    /// lines (the checks standing in for a sample's `print`s) between them.
+    static func containsInOrder(_ lines: [Substring], in source: [Substring]) -> Bool {
+        guard let first = lines.first else { return true }
+        for start in source.indices where source[start] == first {
+            var index = start
+            var matched = 0
+            while index < source.endIndex, matched < lines.count {
+                if source[index] == lines[matched] {
+                    matched += 1
+                } else if !(source[index].hasPrefix("#expect") || source[index].hasPrefix("try #require")) {
+                    break
+                }
+                index += 1
+            }
+            if matched == lines.count { return true }
+        }
+        return false
+    }
+
     static func significantLines(_ text: String) -> [Substring] {
         text.split(separator: "\n")
             .map { $0.drop { $0 == " " } }

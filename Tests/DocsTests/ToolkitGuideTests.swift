@@ -22,7 +22,7 @@ enum ToolkitGuide {
             refresher.add(favourites)
         }
 
-        /// Pull to refresh: both lists start over from their first page.
+        /// Pull to refresh: both lists reload their first page, neither goes blank.
         func pullToRefresh() {
             refresher.refresh()
         }

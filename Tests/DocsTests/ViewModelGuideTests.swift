@@ -23,11 +23,14 @@ struct NumbersDependency: PaginatedListDependency {
     }
 }
 
-// MARK: Binding to a list view
+// MARK: Driving a table or collection view from `changes`
 
 @MainActor
 protocol RowsView: AnyObject {
-    func insertRows(_ rows: Range<Int>)
+    func insertRows(_ rows: [Int])
+    func deleteRows(_ rows: [Int])
+    func reloadRows(_ rows: [Int])
+    func moveRow(from: Int, to: Int)
     func reloadAll()
 }
 
@@ -41,25 +44,79 @@ final class ListController {
         self.list = list
         self.view = view
         observation = list.changes.observeValues(on: UIScheduler()) { [weak self] change in
+            guard let view = self?.view else { return }
             switch change {
-            case let .appended(rows), let .inserted(rows): self?.view.insertRows(rows)
-            default: self?.view.reloadAll()
+            case let .appended(rows), let .inserted(rows): view.insertRows(Array(rows))
+            case let .removed(rows): view.deleteRows(rows)
+            case let .updated(rows): view.reloadRows(rows)
+            case let .moved(from, to): view.moveRow(from: from, to: to)
+            case .reset: view.reloadAll()
             }
         }
     }
 
     /// Call from `tableView(_:willDisplay:forRowAt:)` (or a SwiftUI row's `onAppear`).
     func willDisplayRow(_ row: Int) {
-        if row >= list.items.value.count - 5 { list.loadNextPage() }
+        list.loadNextPageIfNeeded(visibleIndex: row)
     }
 }
 
 @MainActor
 final class RecordingRowsView: RowsView {
     var log: [String] = []
-    func insertRows(_ rows: Range<Int>) { log.append("insert \(rows.lowerBound)..<\(rows.upperBound)") }
+    func insertRows(_ rows: [Int]) { log.append("insert \(rows.first!)...\(rows.last!)") }
+    func deleteRows(_ rows: [Int]) { log.append("delete \(rows)") }
+    func reloadRows(_ rows: [Int]) { log.append("reload \(rows)") }
+    func moveRow(from: Int, to: Int) { log.append("move \(from) \(to)") }
     func reloadAll() { log.append("reload") }
 }
+
+#if canImport(UIKit)
+import UIKit
+
+@MainActor
+final class PostsTableController: NSObject, UITableViewDataSource {
+    let list: PaginatedListViewModel<Int, Never>
+    let tableView: UITableView
+    private var rows: ItemList<Int> = []
+    private var observation: (any Disposable)?
+
+    init(list: PaginatedListViewModel<Int, Never>, tableView: UITableView) {
+        self.list = list
+        self.tableView = tableView
+        super.init()
+        tableView.dataSource = self
+        observation = list.changes.observeValues(on: UIScheduler()) { [weak self] change in
+            self?.apply(change)
+        }
+    }
+
+    private func apply(_ change: ItemListChange) {
+        let paths = { (rows: [Int]) in rows.map { IndexPath(row: $0, section: 0) } }
+        tableView.performBatchUpdates {
+            rows = list.items.value
+            switch change {
+            case let .appended(range), let .inserted(range): tableView.insertRows(at: paths(Array(range)), with: .automatic)
+            case let .removed(offsets): tableView.deleteRows(at: paths(offsets), with: .automatic)
+            case let .updated(offsets): tableView.reloadRows(at: paths(offsets), with: .none)
+            case let .moved(from, to): tableView.moveRow(at: IndexPath(row: from, section: 0), to: IndexPath(row: to, section: 0))
+            case .reset: tableView.reloadData()
+            }
+        }
+    }
+
+    func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int { rows.count }
+
+    func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "row", for: indexPath)
+        var content = cell.defaultContentConfiguration()
+        content.text = "\(rows[indexPath.row])"
+        cell.contentConfiguration = content
+        list.loadNextPageIfNeeded(visibleIndex: indexPath.row)
+        return cell
+    }
+}
+#endif
 
 // MARK: Loading policy
 
@@ -275,6 +332,80 @@ struct ViewModelGuideTests {
         controller.willDisplayRow(6)    // within 5 rows of the end: next page
         #expect(list.items.value.count == 20)
         list.reset()
-        #expect(view.log == ["insert 0..<10", "insert 10..<20", "reload"])
+        #expect(view.log == ["insert 0...9", "insert 10...19", "reload"])
+    }
+
+    @MainActor
+    @Test func listControllerDeletesTheRowsOfADroppedPage() async {
+        let view = RecordingRowsView()
+        let list = PaginatedListViewModel(dependency: NumbersDependency(), scheduler: ImmediateScheduler(), maxPages: 1)
+        let controller = ListController(list: list, view: view)
+        list.loadNextPage()
+        list.loadNextPage()
+        #expect(view.log == ["insert 0...9", "delete \(Array(0 ..< 10))", "insert 0...9"])
+        withExtendedLifetime(controller) {}
+    }
+
+    @Test func editingTheListSamplePrintsWhatTheGuideShows() {
+        struct Post: Identifiable, Sendable {
+            let id: Int
+            var likes: Int
+        }
+
+        let posts = PaginatedListViewModel<Post, Never>(scheduler: ImmediateScheduler()) {
+            Producer(value: Page(items: (1 ... 5).map { Post(id: $0, likes: 0) }, next: nil))
+        }
+        posts.loadNextPage()
+        posts.update(id: 3) { $0.likes += 1 }          // in place: `changes` sends .updated([2])
+        posts.remove(id: 4)                            // .removed([3])
+        posts.insert([Post(id: 99, likes: 0)], at: 0)  // the user's own post: .inserted(0 ..< 1)
+        posts.update([(1, 10), (5, 50)], id: { $0.0 }, apply: { post, patch in post.likes = patch.1 })
+        #expect(posts.items.value.map(\.id) == [99, 1, 2, 3, 5])
+        #expect(posts.items.value.map(\.likes) == [0, 10, 0, 1, 50])
+    }
+
+    @Test func bothDirectionsSampleOpensAtTheAnchorAndGrowsUpwards() {
+        struct Message: Identifiable, Sendable { let id: Int }
+
+        /// The page of messages `start ..< start + 20` of a conversation of 200, with producers both ways.
+        func messages(from start: Int) -> Producer<Page<Message, Never>, Never> {
+            Producer { observer, _ in
+                let range = max(start, 0) ..< min(start + 20, 200)
+                observer.send(value: Page(
+                    items: range.map { Message(id: $0) },
+                    previous: range.lowerBound > 0 ? messages(from: range.lowerBound - 20) : nil,
+                    next: range.upperBound < 200 ? messages(from: range.upperBound) : nil
+                ))
+                observer.sendCompleted()
+            }
+        }
+
+        let firstUnread = 120
+        let chat = PaginatedListViewModel<Message, Never>(scheduler: ImmediateScheduler(), maxPages: 5) {
+            messages(from: firstUnread)
+        }
+        chat.loadNextPage()             // the anchor page: messages 120-139
+        chat.loadPreviousPage()         // scrolled up: 100-139
+        #expect(chat.items.value.first!.id == 100)
+        #expect(chat.items.value.count == 40)
+        for _ in 0 ..< 6 { chat.loadPreviousPage() }
+        #expect(chat.items.value.first!.id == 0)
+        #expect(chat.items.value.count == 100)   // five pages of 20: the window
+    }
+
+    @Test func theLivingListSamplesAreCompiledHere() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let guide = try String(contentsOf: root.appendingPathComponent("Docs/PaginatedListViewModel.md"), encoding: .utf8)
+        let start = try #require(guide.range(of: "## Editing the list")).lowerBound
+        let end = try #require(guide.range(of: "## Loading policy")).lowerBound
+        let samples = TestingGuideTests.swiftBlocks(in: String(guide[start ..< end]))
+        #expect(samples.count == 4)
+        let sourceLines = TestingGuideTests.significantLines(try String(contentsOf: here, encoding: .utf8))
+        for sample in samples {
+            let lines = TestingGuideTests.significantLines(sample).filter { !$0.hasPrefix("print(") && !$0.hasPrefix("// [") }
+            let found = TestingGuideTests.containsInOrder(lines, in: sourceLines)
+            #expect(found, "not compiled by ViewModelGuideTests:\n\(sample)")
+        }
     }
 }

@@ -106,6 +106,19 @@ final class FeedServer: Sendable {
         if process.isRunning { process.terminate() }
     }
 
+    /// Stops the server and waits until its process has exited, so that its port refuses connections
+    /// (the wait runs on a dispatch queue, not on the cooperative pool).
+    func stopAndWait() async {
+        stop()
+        let process = process
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
+    }
+
     deinit { stop() }
 }
 

@@ -79,6 +79,7 @@ import Testing
         let error = try #require(try await error(after: "malformed"))
         #expect(error.kind == .decoding)
         #expect(!error.reason.contains(".."), "\(error.reason)")
+        #expect(error.description.contains("not valid JSON; body: {"), "\(error.description)")
         #expect(error.retryAdvice == .doNotRetry)
     }
 
@@ -97,9 +98,34 @@ import Testing
         #expect(!error.reason.hasPrefix("The operation could not be completed"), "\(error.reason)")
     }
 
+    @Test func aConnectionClosedWithoutAnAnswerSaysSo() async throws {
+        // A session of its own: on a reused connection, curl (Foundation on Linux) retries a request whose
+        // connection closed with no answer, on a fresh connection, before reporting anything.
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let error = try #require(try await error(after: "drop", client: HTTPClient(session: session)))
+        #expect(error.kind == .transport)
+        // Foundation on Linux reports an empty answer as a bad server response, Apple's as a lost connection.
+        #expect(error.reason.hasPrefix("the server's response could not be read (the connection closed with no answer")
+            || error.reason.hasPrefix("the connection was lost before the response was complete"), "\(error.reason)")
+        #expect(error.retryAdvice == .retry)
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment.keys.allSatisfy { !$0.lowercased().hasSuffix("_proxy") },
+                   "a proxy would answer for the host"))
+    func aHostThatDoesNotExistSaysTheLookupFailed() async throws {
+        // `.invalid` is reserved (RFC 6761): no resolver answers it.
+        var request = URLRequest(url: URL(string: "http://no-such-host.invalid/items")!)
+        request.timeoutInterval = 10
+        let error = await #expect(throws: HTTPError.self) { try await HTTPClient().response(for: request).first() }
+        #expect(error?.kind == .transport)
+        #expect(error?.reason.hasPrefix("could not find the host no-such-host.invalid (DNS lookup failed)") == true,
+                "\(error?.reason ?? "")")
+    }
+
     @Test func aRefusedConnectionSaysSo() async throws {
         let port = server.port
-        server.stop()
+        await server.stopAndWait()
         let error = await #expect(throws: HTTPError.self) {
             try await HTTPClient().response(from: URL(string: "http://127.0.0.1:\(port)/page")!).first()
         }
@@ -126,6 +152,17 @@ import Testing
     @Test func aServersWaitIsAdvisedWhateverTheStatus() {
         let error = HTTPError(kind: .status, url: nil, statusCode: 403, reason: "", retryAfter: 2.5)
         #expect(error.retryAdvice == .retryAfter(.milliseconds(2_500)))
+    }
+
+    @Test func theDescriptionsClausesDropTheirFullStops() {
+        let error = HTTPError(kind: .decoding, url: nil, statusCode: 200,
+                              reason: "Could not decode Post: expected Int (Expected a number instead.) at id.",
+                              serverMessage: "API rate limit exceeded.", retryAfter: 2)
+        #expect(error.description
+            == "HTTP 200 from (no URL) did not decode: Could not decode Post: expected Int (Expected a number instead) at id: "
+            + "API rate limit exceeded; retry after 2 s")
+        let ellipsis = HTTPError(kind: .status, url: nil, statusCode: 500, reason: "Internal Server Error", serverMessage: "wait...")
+        #expect(ellipsis.description == "HTTP 500 from (no URL): Internal Server Error: wait...")
     }
 
     @Test func theDescriptionIsOneLineWhateverTheFieldsHold() {

@@ -83,7 +83,7 @@ import Testing
 
     @Test func aRefusedConnectionIsATransportError() async throws {
         let port = server.port
-        server.stop()
+        await server.stopAndWait()
         let error = await #expect(throws: HTTPError.self) {
             try await HTTPClient().response(from: URL(string: "http://127.0.0.1:\(port)/page")!).first()
         }

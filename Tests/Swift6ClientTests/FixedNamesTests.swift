@@ -1,4 +1,4 @@
-// DESIGN.md's fixed public names, spelled exactly as the design brief lists them: code outside this
+// The package's fixed public names, spelled exactly as they are published: code outside this
 // repository compiles against them. A rename breaks this file's build.
 import Foundation
 import PaginatedList
@@ -15,7 +15,7 @@ private struct NamesDependency: PaginatedListDependency {
     }
 }
 
-@Suite("DESIGN.md's fixed names")
+@Suite("Fixed public names")
 struct FixedNamesTests {
     @Test func signalsNamesCompileAsTheBriefSpellsThem() {
         let events: [Event<Int, Failure>] = [.value(1), .failed(Failure()), .completed, .interrupted]

@@ -7,32 +7,40 @@
 ///   at its first position in the batch, with its last value.
 /// - Changes come in this order: the insertion, then `.updated` with the offsets in the new list; so a
 ///   view that applies them in order reads every new value from the new snapshot.
+///
+/// Costs: the items are a persistent `ItemList` (a snapshot handed out is never written; an edit copies
+/// only its path), and their ids are in `IdentifiedItems`, which finds any id's position in O(log n). So finding an
+/// item by id, replacing or removing it is O(log n); inserting or appending a batch of k items is
+/// O(k + log n) (plus O(log n) for each held id the batch updates); removing k items is O(k + log n).
 struct ItemStore<Item> {
     private(set) var items = ItemList<Item>()
-    /// The id of an item, when `Item` is `Identifiable`.
-    private let identity: ((Item) -> AnyHashable)?
-    /// The position of each held id.
-    private var positions: [AnyHashable: Int] = [:]
+    /// The ids of `items` and their positions (nothing when `Item` is not `Identifiable`). Written only
+    /// while this store holds it alone (`uniqueIdentities()`), so a copied store keeps its own.
+    private var identities: ItemIdentities<Item>
 
     init() {
-        identity = Self.makeIdentity()
+        identities = ItemIdentities.make()
     }
 
     var count: Int { items.count }
     var isEmpty: Bool { items.isEmpty }
 
     /// Whether items are found by identity.
-    var isIdentified: Bool { identity != nil }
+    var isIdentified: Bool { identities.isIdentified }
 
-    /// The position of the item with `item`'s id, if held.
+    /// The position of the item with `item`'s id, if held. O(log n).
     func position(ofIDOf item: Item) -> Int? {
-        guard let identity else { return nil }
-        return positions[identity(item)]
+        identities.position(ofIDOf: item, in: items)
     }
 
-    /// The position of the item whose id is `key`, if held.
+    /// The id of `item` as a key, when `Item` is `Identifiable`.
+    func key(of item: Item) -> AnyHashable? {
+        identities.key(of: item)
+    }
+
+    /// The position of the item whose id is `key`, if held. O(log n).
     func position(ofKey key: AnyHashable) -> Int? {
-        positions[key]
+        identities.position(ofKey: key, in: items)
     }
 
     // MARK: - Edits
@@ -52,93 +60,67 @@ struct ItemStore<Item> {
         insert(batch, at: min(max(index, 0), items.count), asAppend: false)
     }
 
-    /// Replaces the item at `index` (which keeps its id).
+    /// Replaces the item at `index` (which keeps its id). O(log n).
     mutating func replace(at index: Int, with item: Item) -> [ItemListChange] {
-        var array = Array(items)
-        array[index] = item
-        items = ItemList(array)
+        items[index] = item
         return [.updated([index])]
     }
 
-    /// Removes the item at `index`.
+    /// Removes the item at `index`. O(log n).
     mutating func remove(at index: Int) -> [ItemListChange] {
-        var array = Array(items)
-        array.remove(at: index)
-        items = ItemList(array)
-        reindex()
+        items.remove(at: index)
+        uniqueIdentities().removed(index ..< index + 1)
         return [.removed([index])]
+    }
+
+    /// Removes the items at `range` (in `0...count`). O(k + log n) for k items.
+    mutating func removeSubrange(_ range: Range<Int>) -> [ItemListChange] {
+        guard !range.isEmpty else { return [] }
+        items.removeSubrange(range)
+        uniqueIdentities().removed(range)
+        return [.removed(Array(range))]
     }
 
     /// Empties the list.
     mutating func removeAll() -> [ItemListChange] {
         guard !items.isEmpty else { return [] }
         items = ItemList()
-        positions = [:]
+        identities = identities.emptied()
         return [.reset]
+    }
+
+    /// What is wrong with the store, if anything: the list's structure, and the ids against the items.
+    /// O(n); for tests.
+    func invariantViolations() -> [String] {
+        items.invariantViolations() + identities.invariantViolations(against: items)
     }
 
     // MARK: - Helpers
 
     private mutating func insert(_ batch: [Item], at index: Int, asAppend: Bool) -> [ItemListChange] {
         guard !batch.isEmpty else { return [] }
-        guard let identity else {
-            return splice(batch, at: index, asAppend: asAppend)
-        }
-        var updated: [Int: Item] = [:]
-        var fresh: [Item] = []
-        var freshSlot: [AnyHashable: Int] = [:]
-        for item in batch {
-            let key = identity(item)
-            if let held = positions[key] {
-                updated[held] = item
-            } else if let slot = freshSlot[key] {
-                fresh[slot] = item
+        let sorted = identities.sort(batch, in: items)
+        for (offset, item) in sorted.updated { items[offset] = item }
+        var changes: [ItemListChange] = []
+        if !sorted.fresh.isEmpty {
+            if index == items.count {
+                items.append(contentsOf: sorted.fresh)
             } else {
-                freshSlot[key] = fresh.count
-                fresh.append(item)
+                items.insert(contentsOf: sorted.fresh, at: index)
             }
+            uniqueIdentities().inserted(sorted, at: index)
+            let range = index ..< index + sorted.fresh.count
+            changes.append(asAppend ? .appended(range) : .inserted(range))
         }
-        if !updated.isEmpty {
-            var array = Array(items)
-            for (offset, item) in updated { array[offset] = item }
-            items = ItemList(array)
-        }
-        var changes = splice(fresh, at: index, asAppend: asAppend)
-        if !updated.isEmpty {
-            changes.append(.updated(updated.keys.map { $0 >= index ? $0 + fresh.count : $0 }.sorted()))
+        if !sorted.updated.isEmpty {
+            changes.append(.updated(sorted.updated.keys.map { $0 >= index ? $0 + sorted.fresh.count : $0 }.sorted()))
         }
         return changes
     }
 
-    private mutating func splice(_ fresh: [Item], at index: Int, asAppend: Bool) -> [ItemListChange] {
-        guard !fresh.isEmpty else { return [] }
-        if index == items.count {
-            items.append(contentsOf: fresh)
-            if let identity {
-                for (offset, item) in fresh.enumerated() { positions[identity(item)] = index + offset }
-            }
-        } else {
-            var array = Array(items)
-            array.insert(contentsOf: fresh, at: index)
-            items = ItemList(array)
-            reindex()
-        }
-        let range = index ..< index + fresh.count
-        return [asAppend ? .appended(range) : .inserted(range)]
-    }
-
-    private mutating func reindex() {
-        guard let identity else { return }
-        positions = [:]
-        for (offset, item) in items.enumerated() { positions[identity(item)] = offset }
-    }
-
-    private static func makeIdentity() -> ((Item) -> AnyHashable)? {
-        guard let type = Item.self as? any Identifiable.Type else { return nil }
-        return identity(of: type)
-    }
-
-    private static func identity<T: Identifiable>(of _: T.Type) -> (Item) -> AnyHashable {
-        { item in AnyHashable((item as! T).id) }
+    /// The identities, copied first if another store shares them.
+    private mutating func uniqueIdentities() -> ItemIdentities<Item> {
+        if !isKnownUniquelyReferenced(&identities) { identities = identities.copy() }
+        return identities
     }
 }

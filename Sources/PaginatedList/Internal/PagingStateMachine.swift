@@ -7,10 +7,14 @@ import Signals
 /// The machine holds no lock, starts nothing and calls no user code: it names the producers to start and
 /// the runs to cut off, and the storage does it. Its tests drive it directly, without schedulers.
 ///
-/// **State.** The list (`items`), and one `Edge` per direction: `append` (the page after the last item
-/// held) and `prepend` (the page before the first). Each edge is waiting (only `prepend`, before the
-/// first page), ready to load a pending page, loading it, failed (the page stays pending, maybe with an
-/// automatic retry waiting), or complete. `LoadStates` and every derived property come from the edges.
+/// **State.** The list (`store`), the pages it came in (`ledger`), and one edge per kind of load:
+/// `append` (the page after the last item held), `prepend` (the page before the first) and `refresh`.
+/// An `Edge` is waiting (only `prepend`, before the first page), ready to load a pending page, loading
+/// it, failed (the page stays pending, maybe with an automatic retry waiting), or complete. The refresh
+/// edge is idle, checking freshness, loading one of its pages, or failed. `LoadStates` and every derived
+/// property come from the edges. With `maxPages`, the pages dropped at each end are remembered by the
+/// request that loaded them (`droppedAbove`, `droppedBelow`), nearest last, so coming back loads them
+/// again by the same producers. A refresh that kept the held items below fresh ones leaves a `gap`.
 ///
 /// **Loads.** Each start of a producer is a load with a fresh `LoadID`. An event counts only if it is of
 /// the load its edge is waiting for; after a load's page lands the load is *landed* (its run is cut off,
@@ -22,6 +26,8 @@ struct PagingStateMachine<Item, Failure: Error> {
     enum Action {
         /// Start the producer `request` names, as load `load`; its events come back as `receive(_:of:)`.
         case start(LoadID, PageRequest<Item, Failure>)
+        /// Start the freshness check, as load `load`; its events come back as `receiveCheck(_:of:)`.
+        case startCheck(LoadID, Producer<Bool, Failure>)
         /// Dispose the run of `load` (cut off, or landed).
         case cutOff(LoadID)
         /// Publish one transition of the observable properties.
@@ -43,20 +49,13 @@ struct PagingStateMachine<Item, Failure: Error> {
         var changes: [ItemListChange]
         var loadStates: LoadStates<Failure>
         var lastError: Failure?
-    }
-
-    /// The storage asked the dependency for the first page to start `load`: a retry of that load starts
-    /// the same producer instead of asking the dependency again.
-    mutating func firstPageMade(_ producer: PageProducer, for load: LoadID) {
-        guard let direction = direction(loading: load), case let .loading(pending, _) = edge(direction.kind) else { return }
-        var made = PendingLoad(request: .producer(producer), failures: pending.failures, prefetch: pending.prefetch)
-        made.emptyPagesInARow = pending.emptyPagesInARow
-        setEdge(direction.kind, .loading(made, load))
+        /// The index of the first held item below the gap, if a gap is open.
+        var gap: Int?
     }
 
     /// A load that may be started: what to start, how often it failed in a row, and why it is wanted.
     struct PendingLoad {
-        let request: PageRequest<Item, Failure>
+        var request: PageRequest<Item, Failure>
         /// Consecutive failures of this page (what the automatic retry counts).
         var failures = 0
         /// The furthest prefetch request made while this load was pending, re-checked when it lands.
@@ -64,9 +63,15 @@ struct PagingStateMachine<Item, Failure: Error> {
         /// How many empty pages in a row led to this load without a command in between.
         var emptyPagesInARow = 0
 
-        /// Remembers `request` if it reaches further than the one held.
-        mutating func remember(_ request: PrefetchRequest) {
-            if let held = prefetch, held.reach >= request.reach { return }
+        /// Remembers `request` if it reaches further (in `direction`) than the one held.
+        mutating func remember(_ request: PrefetchRequest, toward direction: Direction) {
+            if let held = prefetch {
+                switch direction {
+                case .append where held.reach >= request.reach: return
+                case .prepend where held.first <= request.first: return
+                default: break
+                }
+            }
             prefetch = request
         }
     }
@@ -98,6 +103,32 @@ struct PagingStateMachine<Item, Failure: Error> {
             if case let .loading(_, load) = self { return load }
             return nil
         }
+
+        /// The pending load, when the edge has one.
+        var pending: PendingLoad? {
+            switch self {
+            case let .ready(pending), let .loading(pending, _), let .failed(_, pending, _): pending
+            case .waiting, .complete: nil
+            }
+        }
+    }
+
+    /// What the machine keeps of a page held: how to load it again and what lies around it.
+    struct PageRecord {
+        /// The request that loaded it (`nil`: items an edit inserted into an empty list).
+        var loadedBy: PageRequest<Item, Failure>?
+        var previous: PageProducer?
+        var next: PageProducer?
+    }
+
+    /// An open gap: held items below fresh ones that a refresh could not join.
+    struct Gap {
+        /// The index of the first held item below the gap.
+        var index: Int
+        /// Loads the page after the fresh items above the gap.
+        var continuation: PageProducer
+        /// How many pages one `fillGap()` may load before it stops with the gap still open.
+        var pageBudget: Int
     }
 
     /// How many empty pages in a row one command may load before the view model stops and reports
@@ -106,21 +137,31 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// How many landed loads are remembered (to tell their extra events from stale ones).
     private static var landedMemory: Int { 8 }
 
-    private(set) var store = ItemStore<Item>()
+    var store = ItemStore<Item>()
+    var ledger = PageLedger<PageRecord>()
     private(set) var append: Edge = .ready(PendingLoad(request: .firstPage))
     private(set) var prepend: Edge = .waiting
+    var refresh: RefreshEdge = .idle
+    /// The requests that loaded the pages `maxPages` dropped above the first page held, nearest last.
+    var droppedAbove: [PageRequest<Item, Failure>] = []
+    /// The requests that loaded the pages `maxPages` dropped below the last page held, nearest last.
+    var droppedBelow: [PageRequest<Item, Failure>] = []
+    var gap: Gap?
     /// The kinds whose last load failed, the most recent failure last (what `lastError` shows).
-    private var failureOrder: [LoadKind] = []
+    var failureOrder: [LoadKind] = []
     private var loadCounter: UInt64 = 0
     /// Loads whose page landed, most recent last, until their terminal event.
     private var landed: [LoadID] = []
     private let retry: RetryPolicy?
+    /// How many pages are held at most (`nil`: no limit).
+    let maxPages: Int?
     /// The jitter's random source.
     private var generator: any RandomNumberGenerator & Sendable
 
-    init(retry: RetryPolicy?, generator: any RandomNumberGenerator & Sendable) {
+    init(retry: RetryPolicy?, generator: any RandomNumberGenerator & Sendable, maxPages: Int? = nil) {
         self.retry = retry
         self.generator = generator
+        self.maxPages = maxPages.map { max($0, 1) }
     }
 
     // MARK: - What the properties show
@@ -129,55 +170,73 @@ struct PagingStateMachine<Item, Failure: Error> {
     var items: ItemList<Item> { store.items }
 
     var loadStates: LoadStates<Failure> {
-        LoadStates(refresh: .idle, prepend: prepend.loadState, append: append.loadState)
+        LoadStates(refresh: refresh.loadState, prepend: prepend.loadState, append: append.loadState)
     }
 
     /// The failure of the most recently failed kind of load that has not been retried since.
     var lastError: Failure? {
         guard let kind = failureOrder.last else { return nil }
-        return edge(kind).loadState.error
+        return kind == .refresh ? refresh.loadState.error : edge(kind).loadState.error
     }
 
     // MARK: - Commands
+
+    /// The storage asked the dependency for the first page to start `load`: a retry of that load starts
+    /// the same producer instead of asking the dependency again.
+    mutating func firstPageMade(_ producer: PageProducer, for load: LoadID) {
+        if let direction = direction(loading: load), case let .loading(pending, _) = edge(direction.kind) {
+            var made = pending
+            made.request = .producer(producer)
+            setEdge(direction.kind, .loading(made, load))
+        } else if case .loading(let progress, var pending, load) = refresh {
+            pending.request = .producer(producer)
+            refresh = .loading(progress, pending, load)
+        }
+    }
 
     /// `loadNextPage()`: loads the pending page after the last item (retrying it after a failure).
     mutating func loadNextPage() -> [Action] {
         load(.append, prefetch: nil)
     }
 
-    /// `loadNextPageIfNeeded`: loads when the request's row is near the end; otherwise remembers the
-    /// request while a page is pending, to re-check it when the page lands.
+    /// `loadPreviousPage()`: loads the pending page before the first item (retrying it after a failure).
+    mutating func loadPreviousPage() -> [Action] {
+        load(.prepend, prefetch: nil)
+    }
+
+    /// `loadNextPageIfNeeded` / `loadPagesIfNeeded`: loads at each end the request's rows are near;
+    /// otherwise remembers the request while that end's page is pending, to re-check it when it lands.
     mutating func loadIfNeeded(_ request: PrefetchRequest) -> [Action] {
-        switch append {
-        case .ready:
-            guard request.wantsMore(count: items.count) else { return [] }
-            return load(.append, prefetch: request)
-        case .loading(var pending, let load):
-            pending.remember(request)
-            append = .loading(pending, load)
-        case .failed(let error, var pending, let retryOf):
-            pending.remember(request)
-            append = .failed(error, pending, retryOf: retryOf)
-        case .waiting, .complete:
-            break
+        var actions: [Action] = []
+        for direction in [Direction.append, .prepend] {
+            switch edge(direction.kind) {
+            case .ready:
+                let wanted = direction == .append ? request.wantsMore(count: items.count) : request.wantsPrevious
+                if wanted { actions += load(direction, prefetch: request) }
+            case .loading(var pending, let load):
+                pending.remember(request, toward: direction)
+                setEdge(direction.kind, .loading(pending, load))
+            case .failed(let error, var pending, let retryOf):
+                pending.remember(request, toward: direction)
+                setEdge(direction.kind, .failed(error, pending, retryOf: retryOf))
+            case .waiting, .complete:
+                break
+            }
         }
-        return []
+        return actions
     }
 
     /// `reset()`: cuts off every load, cancels waiting retries, empties the list; the next
     /// `loadNextPage()` loads a fresh first page.
     mutating func reset() -> [Action] {
-        var actions: [Action] = []
-        for kind in [LoadKind.prepend, .append] {
-            switch edge(kind) {
-            case let .loading(_, load): actions.append(.cutOff(load))
-            case .failed(_, _, retryOf: _?): actions.append(.cancelRetry(kind))
-            default: break
-            }
-        }
+        var actions = cutOffEdges() + cutOffRefresh()
         append = .ready(PendingLoad(request: .firstPage))
         prepend = .waiting
         failureOrder = []
+        ledger.removeAll()
+        droppedAbove = []
+        droppedBelow = []
+        gap = nil
         let changes = store.removeAll()
         actions.insert(transition(changes), at: 0)
         return actions
@@ -186,6 +245,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// The automatic retry of `kind`'s failed load `failedLoad` is due: retries it, unless a command
     /// retried or cancelled it meanwhile.
     mutating func retryDue(_ kind: LoadKind, of failedLoad: LoadID) -> [Action] {
+        if kind == .refresh { return refreshRetryDue(of: failedLoad) }
         guard case let .failed(_, pending, retryOf) = edge(kind), retryOf == failedLoad,
               let direction = kind.direction else { return [] }
         return start(direction, pending)
@@ -196,25 +256,35 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// Replaces the held item with `item`'s id by `item`; nothing if no item with that id is held.
     mutating func update(_ item: Item) -> [Action] {
         guard let index = store.position(ofIDOf: item) else { return [] }
-        return replace(at: index, with: item)
+        return replace([(index, item)])
     }
 
-    /// Replaces the item at `index` (a position `position(ofKey:)` gave) by `item`, which has its id.
-    mutating func replace(at index: Int, with item: Item) -> [Action] {
-        let changes = store.replace(at: index, with: item)
+    /// Replaces the items at the indices (positions `position(ofKey:)` gave) by items with their ids: one
+    /// transition, one `.updated` with every offset.
+    mutating func replace(_ replacements: [(index: Int, item: Item)]) -> [Action] {
+        guard !replacements.isEmpty else { return [] }
+        var offsets: [Int] = []
+        for (index, item) in replacements {
+            _ = store.replace(at: index, with: item)
+            offsets.append(index)
+        }
+        let changes: [ItemListChange] = [.updated(Array(Set(offsets)).sorted())]
         return [transition(changes)]
     }
 
     /// Removes the item whose id is `key`; nothing if it is not held.
     mutating func remove(key: AnyHashable) -> [Action] {
         guard let index = store.position(ofKey: key) else { return [] }
+        if let page = ledger.page(holding: index) { ledger.adjust(page: page, by: -1) }
         let changes = store.remove(at: index)
+        noteGap(after: changes)
         return [transition(changes)]
     }
 
     /// Inserts `batch` at `index` (clamped to the list); items whose id is held update it in place.
     mutating func insert(_ batch: [Item], at index: Int) -> [Action] {
         let changes = store.insert(batch, at: index)
+        attributeInsertions(in: changes)
         return changes.isEmpty ? [] : [transition(changes)]
     }
 
@@ -230,6 +300,14 @@ struct PagingStateMachine<Item, Failure: Error> {
         if let direction = direction(loading: load) {
             return receive(event, of: load, extending: direction)
         }
+        if case .loading(_, _, load) = refresh {
+            return receiveRefresh(event, of: load)
+        }
+        return unexpected(event.map { _ in () }, of: load)
+    }
+
+    /// An event of a load that no edge waits for: an extra of a landed load, or a stale one.
+    mutating func unexpected(_ event: Event<Void, Failure>, of load: LoadID) -> [Action] {
         if let index = landed.firstIndex(of: load) {
             switch event {
             case .value: return [.report(.extraPageIgnored)]
@@ -251,7 +329,9 @@ struct PagingStateMachine<Item, Failure: Error> {
         case let .value(page):
             return land(page, of: load, extending: direction, pending: pending)
         case let .failed(error):
-            return [.cutOff(load)] + fail(direction, pending: pending, load: load, error: error)
+            let outcome = failure(of: direction.kind, load: load, error: error, pending: pending)
+            setEdge(direction.kind, .failed(error, outcome.failed, retryOf: outcome.retryOf))
+            return [.cutOff(load), transition()] + outcome.then
         case .completed, .interrupted:
             setEdge(direction.kind, .ready(PendingLoad(request: pending.request)))
             let diagnostic: PaginatedListDiagnostic = if case .completed = event { .completedWithoutPage } else { .interruptedWithoutPage }
@@ -259,68 +339,105 @@ struct PagingStateMachine<Item, Failure: Error> {
         }
     }
 
+    /// Remembers `load` as landed: what it still sends is an extra, not a stale event.
+    mutating func markLanded(_ load: LoadID) {
+        landed.append(load)
+        if landed.count > Self.landedMemory { landed.removeFirst() }
+    }
+
     private mutating func land(
         _ page: Page<Item, Failure>, of load: LoadID, extending direction: Direction, pending: PendingLoad
     ) -> [Action] {
-        landed.append(load)
-        if landed.count > Self.landedMemory { landed.removeFirst() }
-        let changes = store.append(page.items)
-        if case .waiting = prepend { prepend = .complete }
-        append = page.next.map { .ready(PendingLoad(request: .producer($0))) } ?? .complete
+        markLanded(load)
+        let record = PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next)
+        var changes: [ItemListChange]
+        switch direction {
+        case .append:
+            let firstPage = ledger.isEmpty && droppedAbove.isEmpty && droppedBelow.isEmpty
+            changes = store.append(page.items)
+            let added = Self.insertedCount(changes)
+            if added > 0 || firstPage { ledger.append(count: added, record: record) }
+            if !droppedBelow.isEmpty { droppedBelow.removeLast() }
+            append = droppedBelow.last.map { .ready(PendingLoad(request: $0)) }
+                ?? page.next.map { .ready(PendingLoad(request: .producer($0))) } ?? .complete
+            if case .waiting = prepend {
+                prepend = page.previous.map { .ready(PendingLoad(request: .producer($0))) } ?? .complete
+            }
+        case .prepend:
+            changes = store.prepend(page.items)
+            let added = Self.insertedCount(changes)
+            if added > 0 { ledger.prepend(count: added, record: record) }
+            if !droppedAbove.isEmpty { droppedAbove.removeLast() }
+            prepend = droppedAbove.last.map { .ready(PendingLoad(request: $0)) }
+                ?? page.previous.map { .ready(PendingLoad(request: .producer($0))) } ?? .complete
+            shiftPrefetch(by: added)
+        }
+        noteGap(after: changes)
+        let countBeforeDrops = items.count
+        let drops = dropPages(awayFrom: direction)
+        // The rows the user saw moved down by what a prepend added, or up by what a drop above removed.
+        let shift = direction == .prepend ? Self.insertedCount(changes) : items.count - countBeforeDrops
+        changes = Self.replayable(changes, then: drops.changes, at: direction, finalCount: items.count)
 
         var actions = [transition(changes)]
         for diagnostic in page.diagnostics { actions.append(.report(diagnostic)) }
         actions.append(.cutOff(load))
-        actions += continueAfterLanding(page, pending: pending)
+        actions += drops.actions
+        actions += continueAfterLanding(page, direction: direction, pending: pending, shift: shift)
         return actions
     }
 
-    /// After a page landed: loads the next one at once when the page was empty (within
-    /// `maxEmptyPagesInARow`), or when a prefetch request made while it loaded still wants more.
-    private mutating func continueAfterLanding(_ page: Page<Item, Failure>, pending: PendingLoad) -> [Action] {
-        guard let next = page.next else { return [] }
+    /// After a page landed: loads the next one in the same direction at once when the page was empty
+    /// (within `maxEmptyPagesInARow`), or when a prefetch request made while it loaded still wants more.
+    private mutating func continueAfterLanding(
+        _ page: Page<Item, Failure>, direction: Direction, pending: PendingLoad, shift: Int
+    ) -> [Action] {
+        guard case let .ready(ready) = edge(direction.kind) else { return [] }
+        let request = pending.prefetch?.shifted(by: shift)
         if page.items.isEmpty {
             let empties = pending.emptyPagesInARow + 1
             guard empties < Self.maxEmptyPagesInARow else {
                 return [.report(.emptyPagesLimitReached(count: empties))]
             }
-            return start(.append, PendingLoad(request: .producer(next), prefetch: pending.prefetch, emptyPagesInARow: empties))
+            return start(direction, PendingLoad(request: ready.request, prefetch: request, emptyPagesInARow: empties))
         }
-        guard let request = pending.prefetch, request.wantsMore(count: items.count) else { return [] }
-        return start(.append, PendingLoad(request: .producer(next), prefetch: request))
+        guard let request else { return [] }
+        let wanted = direction == .append ? request.wantsMore(count: items.count) : request.wantsPrevious
+        guard wanted else { return [] }
+        return start(direction, PendingLoad(request: ready.request, prefetch: request))
     }
 
-    private mutating func fail(_ direction: Direction, pending: PendingLoad, load: LoadID, error: Failure) -> [Action] {
+    /// Records a failure of `kind`'s load `load` (whose pending page was `pending`) and decides on an
+    /// automatic retry. The caller stores the failed state (`retryOf`: the load whose retry waits, if any),
+    /// then publishes, then runs `then`.
+    mutating func failure(
+        of kind: LoadKind, load: LoadID, error: Failure, pending: PendingLoad
+    ) -> (failed: PendingLoad, retryOf: LoadID?, then: [Action]) {
         var failed = pending
         failed.failures += 1
         failed.emptyPagesInARow = 0
-        let kind = direction.kind
         failureOrder.removeAll { $0 == kind }
         failureOrder.append(kind)
-        guard let retry else {
-            setEdge(kind, .failed(error, failed, retryOf: nil))
-            return [transition()]
-        }
+        guard let retry else { return (failed, nil, []) }
         let draw = Double.random(in: 0 ... 1, using: &generator)
         switch retry.decision(after: error, failures: failed.failures, draw: draw) {
         case let .stop(reason):
-            setEdge(kind, .failed(error, failed, retryOf: nil))
-            return [transition(), .report(reason.diagnostic)]
+            return (failed, nil, [.report(reason.diagnostic)])
         case let .retry(after: delay):
-            setEdge(kind, .failed(error, failed, retryOf: load))
-            return [
-                transition(),
+            return (failed, load, [
                 .report(.retryScheduled(retry: failed.failures, delay: delay)),
                 .scheduleRetry(kind, of: load, after: delay),
-            ]
+            ])
         }
     }
 
     // MARK: - Starting loads
 
     /// A command's load of `direction`: starts the pending page when the edge is ready or failed
-    /// (cancelling a waiting automatic retry); does nothing while loading, waiting or complete.
+    /// (cancelling a waiting automatic retry); does nothing while loading, waiting or complete, or while a
+    /// refresh loads.
     private mutating func load(_ direction: Direction, prefetch: PrefetchRequest?) -> [Action] {
+        guard !refresh.isBusy else { return [] }
         var actions: [Action] = []
         var pending: PendingLoad
         switch edge(direction.kind) {
@@ -333,22 +450,203 @@ struct PagingStateMachine<Item, Failure: Error> {
             return []
         }
         pending.emptyPagesInARow = 0
-        if let prefetch { pending.remember(prefetch) }
+        if let prefetch { pending.remember(prefetch, toward: direction) }
         return actions + start(direction, pending)
     }
 
     /// Starts `pending` as a new load of `direction`.
     private mutating func start(_ direction: Direction, _ pending: PendingLoad) -> [Action] {
-        let load = LoadID(value: loadCounter)
-        loadCounter += 1
+        let load = nextLoadID()
         failureOrder.removeAll { $0 == direction.kind }
         setEdge(direction.kind, .loading(pending, load))
         return [transition(), .start(load, pending.request)]
     }
 
+    mutating func nextLoadID() -> LoadID {
+        defer { loadCounter += 1 }
+        return LoadID(value: loadCounter)
+    }
+
+    /// Cuts off the append and prepend loads in flight and cancels their waiting retries; each edge keeps
+    /// its pending page, ready to load again.
+    mutating func cutOffEdges() -> [Action] {
+        var actions: [Action] = []
+        for kind in [LoadKind.prepend, .append] {
+            switch edge(kind) {
+            case let .loading(pending, load):
+                actions.append(.cutOff(load))
+                setEdge(kind, .ready(PendingLoad(request: pending.request)))
+            case let .failed(_, pending, retryOf):
+                if retryOf != nil { actions.append(.cancelRetry(kind)) }
+                setEdge(kind, .ready(PendingLoad(request: pending.request)))
+            default: break
+            }
+            failureOrder.removeAll { $0 == kind }
+        }
+        return actions
+    }
+
+    // MARK: - Pages
+
+    /// With `maxPages`, drops the pages farthest from the end a page just landed at until at most
+    /// `maxPages` are held; each dropped page's request is kept to load it again from that end, and that
+    /// end's edge becomes ready to load it (a load in flight there is cut off: it would land next to items
+    /// no longer held).
+    private mutating func dropPages(awayFrom direction: Direction) -> (changes: [ItemListChange], actions: [Action]) {
+        guard let maxPages else { return ([], []) }
+        var changes: [ItemListChange] = []
+        var actions: [Action] = []
+        while ledger.pageCount > maxPages {
+            let open = gap
+            switch direction {
+            case .append:
+                let dropped = ledger.removeFirst()
+                if dropped.count > 0 {
+                    let removed = store.removeFirst(dropped.count)
+                    noteGap(after: removed)
+                    changes += removed
+                }
+                if open != nil, gap == nil {
+                    // Everything above the gap is gone: the list begins below it, and what lies before
+                    // that is what lay before its first page (not the fresh pages above the gap).
+                    droppedAbove = []
+                    actions += replaceEdge(.prepend, with: ledger.first?.record.previous.map { .producer($0) })
+                    continue
+                }
+                if let request = dropped.record.loadedBy { droppedAbove.append(request) }
+                actions += replaceEdge(.prepend, with: droppedAbove.last ?? ledger.first?.record.previous.map { .producer($0) })
+            case .prepend:
+                let dropped = ledger.removeLast()
+                if dropped.count > 0 {
+                    let removed = store.removeLast(dropped.count)
+                    noteGap(after: removed)
+                    changes += removed
+                }
+                if let open, gap == nil {
+                    // Everything below the gap is gone: the list ends at the gap and goes on from it.
+                    droppedBelow = []
+                    actions += replaceEdge(.append, with: .producer(open.continuation))
+                    continue
+                }
+                if let request = dropped.record.loadedBy { droppedBelow.append(request) }
+                actions += replaceEdge(.append, with: droppedBelow.last ?? ledger.last?.record.next.map { .producer($0) })
+            }
+        }
+        return (changes, actions)
+    }
+
+    /// Makes `kind`'s edge ready to load `request` (`nil`: complete), cutting off its load in flight and
+    /// cancelling its waiting retry.
+    private mutating func replaceEdge(_ kind: LoadKind, with request: PageRequest<Item, Failure>?) -> [Action] {
+        var actions: [Action] = []
+        switch edge(kind) {
+        case let .loading(_, load): actions.append(.cutOff(load))
+        case .failed(_, _, retryOf: _?): actions.append(.cancelRetry(kind))
+        default: break
+        }
+        failureOrder.removeAll { $0 == kind }
+        setEdge(kind, request.map { .ready(PendingLoad(request: $0)) } ?? .complete)
+        return actions
+    }
+
+    /// Shifts the prefetch requests both edges remember by `delta` rows (items inserted or removed above).
+    private mutating func shiftPrefetch(by delta: Int) {
+        guard delta != 0 else { return }
+        for kind in [LoadKind.prepend, .append] {
+            switch edge(kind) {
+            case .ready(var pending) where pending.prefetch != nil:
+                pending.prefetch = pending.prefetch?.shifted(by: delta)
+                setEdge(kind, .ready(pending))
+            case .loading(var pending, let load) where pending.prefetch != nil:
+                pending.prefetch = pending.prefetch?.shifted(by: delta)
+                setEdge(kind, .loading(pending, load))
+            case .failed(let error, var pending, let retryOf) where pending.prefetch != nil:
+                pending.prefetch = pending.prefetch?.shifted(by: delta)
+                setEdge(kind, .failed(error, pending, retryOf: retryOf))
+            default: break
+            }
+        }
+    }
+
+    /// Gives inserted items to the page of the item above them (the first page at the top).
+    mutating func attributeInsertions(in changes: [ItemListChange]) {
+        for change in changes {
+            guard case let .inserted(range) = change else { continue }
+            if ledger.isEmpty {
+                ledger.append(count: range.count, record: PageRecord(loadedBy: nil, previous: nil, next: nil))
+            } else {
+                let page = range.lowerBound == 0 ? 0 : (ledger.page(holding: range.lowerBound - 1) ?? ledger.pageCount - 1)
+                ledger.adjust(page: page, by: range.count)
+            }
+        }
+        noteGap(after: changes)
+    }
+
+    /// Keeps the gap on the same held item through `changes`.
+    mutating func noteGap(after changes: [ItemListChange]) {
+        guard var open = gap else { return }
+        for change in changes {
+            switch change {
+            case let .inserted(range) where range.lowerBound <= open.index:
+                open.index += range.count
+            case let .removed(offsets):
+                open.index -= offsets.prefix { $0 < open.index }.count
+            case let .moved(from, to):
+                if from < open.index, to >= open.index { open.index -= 1 }
+                else if from >= open.index, to < open.index { open.index += 1 }
+            case .reset:
+                gap = nil
+                return
+            default:
+                break
+            }
+        }
+        gap = open.index > 0 && open.index < items.count ? open : nil
+    }
+
+    /// A landing's changes followed by those of the drops it caused, in an order a view can replay reading
+    /// every inserted and updated row from the transition's snapshot (whose offsets are final): after an
+    /// append, the drops at the top come first and the landed rows' offsets move up by the rows dropped;
+    /// after a prepend, the drops at the bottom stay last and rows updated, then dropped, are not reported.
+    static func replayable(
+        _ landing: [ItemListChange], then drops: [ItemListChange], at direction: Direction, finalCount: Int
+    ) -> [ItemListChange] {
+        guard !drops.isEmpty else { return landing }
+        switch direction {
+        case .append:
+            let dropped = drops.reduce(0) { sum, change in
+                if case let .removed(offsets) = change { return sum + offsets.count }
+                return sum
+            }
+            return drops + landing.compactMap { change in
+                switch change {
+                case let .appended(range): .appended(range.lowerBound - dropped ..< range.upperBound - dropped)
+                case let .inserted(range): .inserted(range.lowerBound - dropped ..< range.upperBound - dropped)
+                case let .updated(offsets):
+                    offsets.contains { $0 >= dropped } ? .updated(offsets.filter { $0 >= dropped }.map { $0 - dropped }) : nil
+                default: change
+                }
+            }
+        case .prepend:
+            return landing.compactMap { change in
+                guard case let .updated(offsets) = change else { return change }
+                return offsets.contains { $0 < finalCount } ? .updated(offsets.filter { $0 < finalCount }) : nil
+            } + drops
+        }
+    }
+
+    static func insertedCount(_ changes: [ItemListChange]) -> Int {
+        changes.reduce(0) { sum, change in
+            switch change {
+            case let .appended(range), let .inserted(range): sum + range.count
+            default: sum
+            }
+        }
+    }
+
     // MARK: - Helpers
 
-    private func edge(_ kind: LoadKind) -> Edge {
+    func edge(_ kind: LoadKind) -> Edge {
         switch kind {
         case .prepend: prepend
         case .append: append
@@ -356,7 +654,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         }
     }
 
-    private mutating func setEdge(_ kind: LoadKind, _ edge: Edge) {
+    mutating func setEdge(_ kind: LoadKind, _ edge: Edge) {
         switch kind {
         case .prepend: prepend = edge
         case .append: append = edge
@@ -373,8 +671,11 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// The transition to the current state, with `changes` applied to the list (none: the list is unchanged).
     /// Call it with changes already computed (`let changes = store.…; transition(changes)`): in
     /// `transition(store.edit())`, `self` is read before the argument runs, so the list would be the old one.
-    private func transition(_ changes: [ItemListChange] = []) -> Action {
-        .publish(Transition(items: changes.isEmpty ? nil : items, changes: changes, loadStates: loadStates, lastError: lastError))
+    func transition(_ changes: [ItemListChange] = []) -> Action {
+        .publish(Transition(
+            items: changes.isEmpty ? nil : items, changes: changes, loadStates: loadStates, lastError: lastError,
+            gap: gap?.index
+        ))
     }
 }
 

@@ -25,7 +25,16 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     /// An input of the view model.
     enum Command {
         case loadNextPage
+        case loadPreviousPage
         case loadIfNeeded(PrefetchRequest)
+        /// Refresh by `mode`, asking `check` first whether anything changed.
+        case refresh(Machine.RefreshMode, check: Producer<Bool, Failure>?)
+        case fillGap
+        /// An event of the freshness check `LoadID`.
+        case checkEvent(LoadID, Event<Bool, Failure>)
+        /// Change each held item whose id is a `key` with its `change` (which must keep the id), in one
+        /// transition.
+        case patch([(key: AnyHashable, change: @Sendable (inout Item) -> Void)])
         case reset
         case reload
         /// An event of load `LoadID`'s producer.
@@ -40,6 +49,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case remove(key: AnyHashable)
         /// Insert items at an index (clamped).
         case insert([Item], at: Int)
+        /// Call the closure with where the view model stands (`ObservablePaginatedList.refresh()`).
+        case mark(@Sendable (MirrorMark) -> Void)
     }
 
     private let firstPage: () -> PageProducer
@@ -54,7 +65,10 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     let exhausted: MutableProperty<Bool>
     let state: MutableProperty<PaginatedListState<Failure>>
     let loadStates: MutableProperty<LoadStates<Failure>>
+    let gap: MutableProperty<Int?>
     let changes = Signal<ItemListChange, Never>.pipe()
+    /// What an `ObservablePaginatedList` shows: staged after everything else in each transition.
+    let mirror = MutableProperty(MirrorState<Item, Failure>())
     let diagnostics = Signal<PaginatedListDiagnostic, Never>.pipe()
 
     private let lock = Locked<Void>(())
@@ -69,25 +83,32 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     private var machine: Machine
     /// What the properties show.
     private var published = Published()
+    /// How many refresh commands have run (what `MirrorMark` tells a refresh by).
+    private var refreshesStarted: UInt64 = 0
 
     /// The derived values last published, to publish only what changed.
     private struct Published {
         var loadStates: LoadStates<Failure> = .idle
         var state: PaginatedListState<Failure> = .idle
         var hasError = false
+        var gap: Int?
+        var mirror = MirrorState<Item, Failure>()
     }
 
-    init(firstPage: @escaping () -> PageProducer, scheduler: any Scheduler, retry: AutomaticRetry?) {
+    init(firstPage: @escaping () -> PageProducer, scheduler: any Scheduler, retry: AutomaticRetry?, maxPages: Int?) {
         self.firstPage = firstPage
         self.scheduler = scheduler
         retryScheduler = retry?.scheduler
-        machine = Machine(retry: retry?.policy, generator: retry?.generator ?? SystemRandomNumberGenerator())
+        machine = Machine(
+            retry: retry?.policy, generator: retry?.generator ?? SystemRandomNumberGenerator(), maxPages: maxPages
+        )
         items = MutableProperty(ItemList())
         loading = MutableProperty(false)
         lastError = MutableProperty(nil)
         exhausted = MutableProperty(false)
         state = MutableProperty(.idle)
         loadStates = MutableProperty(.idle)
+        gap = MutableProperty(nil)
     }
 
     // MARK: - Commands
@@ -132,6 +153,17 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         switch command {
         case .loadNextPage:
             run(machine.loadNextPage())
+        case .loadPreviousPage:
+            run(machine.loadPreviousPage())
+        case let .refresh(mode, check):
+            refreshesStarted += 1
+            run(machine.refresh(mode, check: check))
+        case .fillGap:
+            run(machine.fillGap())
+        case let .checkEvent(load, event):
+            run(machine.receiveCheck(event, of: load))
+        case let .patch(patches):
+            patch(patches)
         case let .loadIfNeeded(request):
             run(machine.loadIfNeeded(request))
         case .reset:
@@ -151,17 +183,32 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             run(machine.remove(key: key))
         case let .insert(batch, index):
             run(machine.insert(batch, at: index))
+        case let .mark(body):
+            body(MirrorMark(sequence: published.mirror.sequence, refreshing: published.loadStates.refresh.isLoading,
+                            refreshes: refreshesStarted))
         }
     }
 
     /// Runs the user's `change` on the held item whose id is `key` (outside the machine: it is user code).
-    private func modify(key: AnyHashable, _ change: @Sendable (inout Item) -> Void) {
-        guard let index = machine.position(ofKey: key) else { return }
-        var item = machine.items[index]
-        change(&item)
-        precondition(machine.store.position(ofIDOf: item) == index,
-                     "PaginatedListViewModel.update(id:_:): the change must not change the item's id")
-        run(machine.replace(at: index, with: item))
+    private func modify(key: AnyHashable, _ change: @escaping @Sendable (inout Item) -> Void) {
+        patch([(key, change)])
+    }
+
+    /// Runs each change on the held item whose id is its key (user code, outside the machine), then
+    /// replaces them all in one transition. Keys not held are skipped; a key given twice gets both changes,
+    /// in order.
+    private func patch(_ patches: [(key: AnyHashable, change: @Sendable (inout Item) -> Void)]) {
+        var changed: [Int: Item] = [:]
+        var order: [Int] = []
+        for (key, change) in patches {
+            guard let index = machine.position(ofKey: key) else { continue }
+            var item = changed[index] ?? machine.items[index]
+            change(&item)
+            precondition(machine.store.key(of: item) == key,
+                         "PaginatedListViewModel.update(id:_:): the change must not change the item's id")
+            if changed.updateValue(item, forKey: index) == nil { order.append(index) }
+        }
+        run(machine.replace(order.map { ($0, changed[$0]!) }))
     }
 
     // MARK: - Actions (drain token held, no lock)
@@ -171,6 +218,11 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             switch action {
             case let .start(load, request):
                 start(load, request)
+            case let .startCheck(load, check):
+                let run = check.start { [weak self] event in
+                    self?.submit(.checkEvent(load, event))
+                }
+                keep(run, of: load)
             case let .cutOff(load):
                 cutOff(load)
             case let .publish(transition):
@@ -209,12 +261,17 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         let run = producer.start { [weak self] event in
             self?.submit(.event(load, event))
         }
-        let keep = lock.withLock { _ -> Bool in
+        keep(run, of: load)
+    }
+
+    /// Holds `run` until its load is cut off (disposes it at once if the view model was released).
+    private func keep(_ run: any Disposable, of load: LoadID) {
+        let kept = lock.withLock { _ -> Bool in
             guard !released else { return false }
             runs.append((load, run))
             return true
         }
-        if !keep { run.dispose() }
+        if !kept { run.dispose() }
     }
 
     private func cutOff(_ load: LoadID) {
@@ -232,8 +289,15 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         if let newItems = transition.items { staged.append(items.stage(newItems)) }
         let newStates = transition.loadStates
         let newState = Self.state(of: newStates, lastError: transition.lastError)
+        // First, so that no copy of the previous mirror state keeps the previous list alive during delivery.
+        published.mirror = published.mirror.next(
+            items: transition.items, loadStates: newStates, gap: transition.gap, refreshes: refreshesStarted
+        )
         let old = published
-        published = Published(loadStates: newStates, state: newState, hasError: transition.lastError != nil)
+        published = Published(
+            loadStates: newStates, state: newState, hasError: transition.lastError != nil, gap: transition.gap,
+            mirror: old.mirror
+        )
         if old.loadStates.isLoading != newStates.isLoading { staged.append(loading.stage(newStates.isLoading)) }
         if old.loadStates.append.isComplete != newStates.append.isComplete {
             staged.append(exhausted.stage(newStates.append.isComplete))
@@ -244,7 +308,9 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             staged.append(loadStates.stage(newStates))
         }
         if !Self.sameCase(old.state, newState) || newState.error != nil { staged.append(state.stage(newState)) }
+        if old.gap != transition.gap { staged.append(gap.stage(transition.gap)) }
         for change in transition.changes { staged.append(changes.input.stage(.value(change))) }
+        staged.append(mirror.stage(published.mirror))
         for delivery in staged { delivery?.deliver() }
     }
 

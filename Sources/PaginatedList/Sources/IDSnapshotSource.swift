@@ -5,11 +5,16 @@ import Signals
 ///
 /// The first page fetches the ordered IDs once (`fetchIDs`), then the items of its first `batchSize`
 /// IDs (`fetchItems`); every later page fetches the items of the next batch of the same snapshot. The
-/// items are delivered in snapshot order, whatever order the server answers in. IDs whose item is gone
-/// (deleted since the snapshot) are skipped and reported as
+/// items are delivered in snapshot order, whatever order the server answers in, at most `batchSize` a
+/// page. IDs whose item is gone (deleted since the snapshot) are skipped and reported as
 /// `.sourceCorrection(.missingItemsSkipped(count:))`; the page then fetches further batches to fill up,
-/// within `maxRequestsPerPage`. IDs the snapshot repeats are delivered once
-/// (`.sourceCorrection(.duplicatesDropped(count:))`). The page holding the snapshot's last ID is the last.
+/// within `maxRequestsPerPage`, each asking for twice as many IDs as the page still needs as the one
+/// before it (a run of deleted IDs — a removed spam wave — is crossed in a few requests, not one batch
+/// at a time); the next page starts at that size while the run goes on. IDs fetched beyond a full page
+/// are asked for again by the next page. IDs the snapshot repeats are delivered once
+/// (`.sourceCorrection(.duplicatesDropped(count:))`). The page holding the snapshot's last ID is the last;
+/// a page whose IDs were all deleted has no items but is not the last (the view model loads the next at
+/// once).
 ///
 /// Items inserted after the snapshot was taken are not shown: a fresh chain (the view model's `reset()`
 /// or refresh) takes a fresh snapshot.
@@ -49,7 +54,7 @@ where Item.ID: Sendable {
             fetchIDs().startFirst(in: lifetime) { [self] event in
                 switch event {
                 case let .value(ids):
-                    let position = Position(ids: ids, index: 0, deduplication: .byIdentity)
+                    let position = Position(ids: ids, index: 0, deduplication: .byIdentity, growth: 1)
                     batch(Progress(position: position), observer, lifetime)
                 case let .failed(error): observer.send(error: error)
                 case .completed: observer.sendCompleted()
@@ -67,6 +72,9 @@ where Item.ID: Sendable {
         let ids: [Item.ID]
         let index: Int
         let deduplication: Deduplication<Item>
+        /// How many times the IDs the page needs its first request asks for (more than 1 inside a run of
+        /// deleted IDs).
+        let growth: Int
     }
 
     /// What one page's requests came to.
@@ -83,10 +91,13 @@ where Item.ID: Sendable {
         var found: [Item] = []
         var missing = 0
         var requests = 0
+        /// How many times the IDs the page still needs the next request asks for.
+        var growth: Int
 
         init(position: Position) {
             self.position = position
             index = position.index
+            growth = position.growth
         }
 
         var isAtEnd: Bool { index >= position.ids.count }
@@ -112,19 +123,30 @@ where Item.ID: Sendable {
             observer.sendCompleted()
             return
         }
-        let ids = Array(progress.position.ids[progress.index ..< min(progress.index + batchSize - progress.found.count,
-                                                                     progress.position.ids.count)])
+        let (wanted, overflow) = (batchSize - progress.found.count).multipliedReportingOverflow(by: progress.growth)
+        let end = overflow ? progress.position.ids.count : min(progress.index + wanted, progress.position.ids.count)
+        let ids = Array(progress.position.ids[progress.index ..< end])
         fetchItems(ids).startFirst(in: lifetime) { [self] event in
             switch event {
             case let .value(items):
                 var progress = progress
                 var byID = [Item.ID: Item](minimumCapacity: items.count)
                 for item in items { byID[item.id] = item }
+                var consumed = 0
+                var missed = false
                 for id in ids {
-                    if let item = byID[id] { progress.found.append(item) } else { progress.missing += 1 }
+                    if progress.found.count == batchSize { break }
+                    if let item = byID[id] {
+                        progress.found.append(item)
+                    } else {
+                        progress.missing += 1
+                        missed = true
+                    }
+                    consumed += 1
                 }
-                progress.index += ids.count
+                progress.index += consumed
                 progress.requests += 1
+                progress.growth = missed ? min(progress.growth * 2, 1 << 16) : 1
                 batch(progress, observer, lifetime)
             case let .failed(error): observer.send(error: error)
             case .completed: observer.sendCompleted()
@@ -139,7 +161,8 @@ where Item.ID: Sendable {
         if progress.missing > 0 { diagnostics.append(.sourceCorrection(.missingItemsSkipped(count: progress.missing))) }
         diagnostics += .init(droppedDuplicates: admission.dropped)
         let next = progress.isAtEnd ? nil
-            : Position(ids: progress.position.ids, index: progress.index, deduplication: admission.next)
+            : Position(ids: progress.position.ids, index: progress.index, deduplication: admission.next,
+                       growth: progress.growth)
         return Outcome(items: admission.kept, next: next, diagnostics: diagnostics)
     }
 }

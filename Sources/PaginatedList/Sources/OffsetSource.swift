@@ -1,34 +1,46 @@
 import Signals
 
 /// A page source for offset/limit servers whose feed changes while it is paged
-/// (`GET /items?offset=40&limit=20`, with items inserted and deleted between requests).
+/// (`GET /items?offset=40&limit=20`, with items inserted, deleted and re-ranked between requests).
 ///
 /// A naive offset source asks for `offset = items loaded so far` and goes wrong as soon as the feed
 /// changes: items inserted above the loaded range push loaded items down into the next page (duplicates,
-/// and a source stuck re-reading them), and items deleted above pull unloaded items up past the offset
-/// (holes nobody notices). This source corrects both:
+/// and a source stuck re-reading them), items deleted above pull unloaded items up past the offset (holes
+/// nobody notices), and an item re-ranked from above into the unread part looks like a place to resume
+/// from. This source finds its place again with every request:
 ///
-/// - **Overlap.** After the first page it asks for one item more than it needs, starting one item early
-///   (`offset − 1`), so the window should begin with the last item it holds: the *anchor*. More generally
-///   the anchor is the most recently loaded item found in the window (which survives the deletion of
-///   the last item itself). Only items after the anchor that were never loaded are kept.
-/// - **Insertions above** move the anchor down inside the window: the loaded items returned again are
-///   dropped (`.sourceCorrection(.duplicatesDropped(count:))`), later offsets shift by the displacement,
-///   and the source fetches more (up to `maxRequestsPerPage` requests) to fill the page.
-/// - **Deletions above** move the anchor up and out of the window: the source widens the window around
-///   the expected position (1, 2, 4, … positions back, and as many further forward, at most
-///   `maxSearchDistance`) until it holds a loaded item, and takes what follows it
-///   (`.sourceCorrection(.resynchronised(by:))`) instead of leaving a hole. The forward half of the search
-///   finds the anchor after more insertions above than a window holds. If no loaded item is found within
-///   the bounds it keeps the last window's new items (`.sourceCorrection(.resynchronisationFailed)`).
-/// - **Out of budget.** A page that runs out of requests with items in hand delivers them; the next page
-///   searches again from the same position. Only a page that found nothing at all gives up the search.
+/// - **Overlap.** After the first page each request starts `overlap` (3) positions before the position
+///   the source expects to continue from, so the window should begin with the last items shown.
+/// - **The anchor.** In each window the source looks for the last item it showed: the end of the first
+///   run of shown items, in the order they were shown, whose first item is confirmed by the item before
+///   it in the window (also shown, earlier) or by the top of the feed. An item shown before that turns up
+///   after items never shown was re-ranked downwards: it is dropped, never taken as the anchor (which
+///   would consume the unread items before it). Every unread item after the anchor is kept (up to the
+///   page's `limit`); unread items the window holds *before* the anchor rank above items already shown
+///   and are reported as `.itemsAboveSkipped(count:)`; items shown before that come back after the
+///   anchor are reported as `.shownOutOfOrder(count:)`. No unread item the source sees is dropped silently.
+/// - **Insertions above** push the anchor down. Items shown before that come back where new ones were
+///   expected are dropped (`.duplicatesDropped(count:)`), and the next window grows by the displacement
+///   (at most `maxSearchDistance`), so a feed that grows by a page or more between requests does not stall
+///   the source. A window that holds nothing but items shown before jumps by the known gap (the items
+///   shown after the last one it holds) instead of walking them a window at a time. A page whose requests
+///   all came back with nothing new reports `.feedOutpaced` and lands empty; the next page goes on from
+///   further down.
+/// - **Deletions above** pull the anchor up. Within the overlap the anchor is still found; further, an
+///   unconfirmed item shown before tells the source where to look, or it widens the window around the
+///   expected position (1, 2, 4, … positions each way, at most `maxSearchDistance`) until it finds its
+///   place, and reports `.resynchronised(by:)` instead of leaving a hole. If it finds nothing shown within
+///   the bounds, it keeps the last window's unread items and reports `.resynchronisationFailed`.
+/// - **Bounds.** A page makes at most `maxRequestsPerPage` requests. A page that runs out with items in
+///   hand delivers them; the next page goes on from where it stopped with a fresh budget.
 ///
-/// A window shorter than requested means the feed ended: that page is the last. Items already loaded are
-/// never delivered twice (a hashed set of IDs shared along the chain: O(page) per page).
+/// A window shorter than requested means the feed ended: that page is the last. Items already shown are
+/// never delivered twice (a hashed set of IDs shared along the chain: O(page) per window).
 ///
-/// Limits: items inserted *above* the loaded range are not shown (a refresh shows them), and a feed that
-/// is re-ranked between requests is not paged consistently: use `IDSnapshotSource` for that.
+/// What it guarantees: on a feed with insertions, deletions, re-ranks and edits within the bounds, every
+/// item that stays in place (neither deleted nor re-ranked itself) is shown once, in the feed's order;
+/// beyond the bounds, every place it may have lost an item is reported by a correction whose `impact` is
+/// `.possiblyLost`. Items inserted above the items shown are not shown (a refresh shows them).
 ///
 /// Each call of `firstPage()` starts a fresh chain. Every page producer is cold and independent: starting
 /// it again (a retry) re-runs that page's requests from the same position. `fetch` may answer on any
@@ -38,23 +50,29 @@ where Item.ID: Sendable {
     /// Fetches at most `limit` items starting at position `offset` (0-based) of the feed.
     public typealias Fetch = @Sendable (_ offset: Int, _ limit: Int) -> Producer<[Item], Failure>
 
+    /// How many positions before the expected one every request after the first starts: the last items
+    /// shown are read again, so the source can tell where it is.
+    public static var overlap: Int { 3 }
+
     /// The number of items a page should hold.
     public let limit: Int
-    /// How far around the expected position (back, and as far forward) the source searches, at most, for
-    /// a loaded item when a window holds none.
+    /// How far the source looks, at most, beyond its usual window: around the expected position when it
+    /// finds nothing it has shown, and how much a window grows after the feed moved under it.
     public let maxSearchDistance: Int
-    /// The most requests one page may make (filling after duplicates, stepping back).
+    /// The most requests one page may make.
     public let maxRequestsPerPage: Int
     private let fetch: Fetch
 
     /// A source of pages of `limit` items fetched with `fetch`, correcting for a feed that changes.
     ///
     /// - Parameters:
-    ///   - limit: items per page. After the first page each request asks for `limit + 1` items starting
-    ///     one early (more while re-synchronising); a page keeps at most `limit`.
-    ///   - maxSearchDistance: how far the window widens, at most, when re-synchronising (widening doubles
-    ///     from 1 position each way).
+    ///   - limit: items per page. After the first page each request asks for `limit + overlap` items,
+    ///     starting `overlap` positions early (more after the feed moved, and while searching); a page
+    ///     keeps at most `limit`.
+    ///   - maxSearchDistance: how far the window widens, at most, when searching (doubling from 1
+    ///     position each way), and how much it grows, at most, after the feed moved under it.
     ///   - maxRequestsPerPage: the most requests one page may make.
+    ///   - fetch: the request of at most `limit` items from a position of the feed.
     public init(limit: Int, maxSearchDistance: Int = 64, maxRequestsPerPage: Int = 8, fetch: @escaping Fetch) {
         precondition(limit > 0, "OffsetSource: limit must be positive")
         precondition(maxRequestsPerPage > 0, "OffsetSource: maxRequestsPerPage must be positive")
@@ -66,17 +84,29 @@ where Item.ID: Sendable {
 
     /// The first page of a fresh chain: fetches `fetch(0, limit)` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(at: Position(expected: 0, ledger: SeenIDs(), generation: 0))
+        page(at: Position(expected: 0, ledger: SeenIDs(), generation: 0, drift: Drift(), skipped: []))
     }
 
     // MARK: - The chain
 
-    /// Where a page starts: what the chain has loaded, and where the server should have the next item.
+    /// How far the items shown moved at the source's last look: the next window reads that much more.
+    struct Drift: Sendable, Equatable {
+        /// Upwards (deletions above): extra positions read before the expected one.
+        var up = 0
+        /// Downwards (insertions above): extra positions read after it.
+        var down = 0
+    }
+
+    /// Where a page starts: what the chain has shown, and where the server should have the next item.
     struct Position: Sendable {
-        /// The feed position just after the last loaded item, as far as the source knows.
+        /// The feed position just after the last item shown, as far as the source knows.
         let expected: Int
         let ledger: SeenIDs<Item.ID>
         let generation: Int
+        let drift: Drift
+        /// Items reported as above the items shown by recent pages (so that a window that sees them again
+        /// does not report them again).
+        let skipped: Set<Item.ID>
     }
 
     /// What one page's requests came to.
@@ -127,9 +157,11 @@ where Item.ID: Sendable {
 
     /// The state of one page's requests: what it kept so far and where to ask next.
     struct Progress: Sendable {
-        struct Request: Sendable {
+        struct Request: Sendable, Equatable {
             let offset: Int
             let limit: Int
+            /// How many positions before the expected one the window starts.
+            let overlap: Int
         }
 
         enum Step {
@@ -137,19 +169,45 @@ where Item.ID: Sendable {
             case finished(isLast: Bool)
         }
 
+        /// What the last window told the source.
+        enum Finding {
+            /// Nothing yet.
+            case none
+            /// The anchor: the page went on after it.
+            case anchored
+            /// Only items shown before, to the end of the window: the feed pushed them down.
+            case pushed
+            /// Nothing shown within reach: the source widened its search.
+            case searching
+        }
+
         let position: Position
         let limit: Int
         let maxSearchDistance: Int
         let maxRequestsPerPage: Int
-        /// The number of items the chain held before this page (their ordinals are `0 ..< held`).
+        /// The number of items the chain showed before this page (their ordinals are `0 ..< held`).
         let held: Int
         var expected: Int
-        var back = 0
+        var drift: Drift
+        /// How far the window is widened each way while searching.
+        var search = 0
+        /// How much further down the next window reads to follow a run of shown items past the window's end
+        /// (not evidence of a push: it never makes a candidate look in place).
+        var reach = 0
+        /// The expected position when the current search began (for `.resynchronised(by:)`).
+        var searchOrigin: Int?
         var requests = 0
         var kept: [Item] = []
         /// The ordinals of the items kept by this page, continuing the ledger's.
         var keptOrdinals: [Item.ID: Int] = [:]
+        var finding = Finding.none
         var duplicates = 0
+        var above = 0
+        /// The items reported as above, recent pages' included.
+        var skipped: Set<Item.ID>
+        /// The items this page reported as above.
+        var skippedHere: Set<Item.ID> = []
+        var outOfOrder = 0
         var diagnostics: [PaginatedListDiagnostic] = []
 
         init(position: Position, limit: Int, maxSearchDistance: Int, maxRequestsPerPage: Int) {
@@ -159,74 +217,234 @@ where Item.ID: Sendable {
             self.maxRequestsPerPage = maxRequestsPerPage
             held = position.ledger.count(before: position.generation)
             expected = position.expected
+            drift = position.drift
+            skipped = position.skipped
         }
 
-        /// The window to ask for: from one item before `expected` to a page of items after it (the page
-        /// keeps only what it still needs), widened by `back` each way while re-synchronising.
+        /// The number of items shown, this page's included.
+        private var shown: Int { held + kept.count }
+
+        /// The window to ask for: from `overlap` (plus the upward drift, plus the search) positions before
+        /// `expected` to the items the page still needs after it (plus the downward drift, plus the search).
         func nextRequest() -> Request {
-            let overlap = held + kept.count > 0 ? 1 + back : 0
-            let offset = max(0, expected - overlap)
-            return Request(offset: offset, limit: expected - offset + limit + back)
+            guard shown > 0 else { return Request(offset: expected, limit: limit, overlap: 0) }
+            let before = OffsetSource.overlap + drift.up + search
+            let offset = max(0, expected - before)
+            let overlap = expected - offset
+            return Request(offset: offset, limit: overlap + (limit - kept.count) + drift.down + search + reach,
+                           overlap: overlap)
         }
 
         /// Takes what `window` (the answer to `request`) adds, and says what to do next.
         mutating func absorb(_ window: [Item], from request: Request) -> Step {
             requests += 1
+            let isShort = window.count < request.limit
+            guard shown > 0 else {
+                finding = .anchored
+                return advance(consumed: keep(window, ordinals: window.map { _ in nil }, after: -1), of: window,
+                               at: request, isShort: isShort)
+            }
             let ids = window.map(\.id)
             let earlier = position.ledger.ordinals(of: ids, before: position.generation)
             let ordinals = ids.indices.map { earlier[$0] ?? keptOrdinals[ids[$0]] }
-            // The anchor: the most recently loaded item in the window.
-            var anchor: Int?
-            var anchorOrdinal = -1
-            for (index, ordinal) in ordinals.enumerated() {
-                if let ordinal, ordinal > anchorOrdinal {
-                    (anchor, anchorOrdinal) = (index, ordinal)
-                }
+            let last = shown - 1
+            let candidates = Self.candidates(in: ordinals, atTop: request.offset == 0)
+            // A candidate is trusted when it is strong — a tight run (ordinals close together, as items shown
+            // one after the other are) that reaches the item shown last or holds three or more items — or
+            // when it sits where its ordinal says it should: as high as deletions above may have pulled it,
+            // as low as the last push. Items re-ranked downwards, one by one, land lower than that, next to
+            // each other with far-apart ordinals.
+            func displacement(_ index: Int) -> Int { index - (request.overlap - 1 - (last - ordinals[index]!)) }
+            func isInPlace(_ index: Int) -> Bool {
+                (-(OffsetSource.overlap + drift.up + search) ... drift.down).contains(displacement(index))
             }
-            let windowIsShort = window.count < request.limit
+            let strong = candidates.filter { $0.isTight && ($0.length >= 3 || $0.ordinal == last) }
+            let trusted = candidates.filter { candidate in
+                (candidate.isTight && (candidate.length >= 3 || candidate.ordinal == last)) || isInPlace(candidate.end)
+            }
+            // The latest strong run wins; else the first trusted one, so that no unread item is skipped on
+            // weaker evidence.
+            if let anchor = strong.max(by: { $0.ordinal < $1.ordinal }) ?? trusted.first {
+                return anchored(after: anchor.end, reference: anchor.end, window, ordinals, request, isShort: isShort)
+            }
+            // No run confirms itself (every item shown near the place has an unread neighbour above it, say
+            // after insertions between them): an item shown where its ordinal says it should be, or higher
+            // (deletions above; an item re-ranked downwards is always lower), with something visible above
+            // it, says where the source is. The unread items just above it may be new ones or the next
+            // ones: the page goes on from the item shown before them (there must be one in the window), so
+            // that none is skipped.
+            func isInPlaceOrHigher(_ index: Int) -> Bool {
+                (-(OffsetSource.overlap + drift.up + search) ... 0).contains(displacement(index))
+            }
+            if let reference = ordinals.indices.filter({ $0 > 0 && ordinals[$0] != nil && isInPlaceOrHigher($0) })
+                .max(by: { ordinals[$0]! < ordinals[$1]! }),
+                let start = ordinals[..<reference].lastIndex(where: { $0 != nil }) {
+                return anchored(after: start, reference: reference, window, ordinals, request, isShort: isShort)
+            }
 
-            let consumed: Int
-            if let anchor {
-                // How far up the anchor moved (deletions above); negative: down (insertions above).
-                let displacement = (expected - 1) - (request.offset + anchor)
-                if displacement > 0 {
-                    diagnostics.append(.sourceCorrection(.resynchronised(by: displacement)))
-                }
-                consumed = keep(window, ordinals, after: anchor)
-                // Loaded items returned again: around the anchor, or only after it when the anchor moved
-                // up (the window was widened back, over loaded items that are where they should be).
-                let returned = displacement > 0 ? (anchor + 1) ..< consumed : 0 ..< consumed
-                duplicates += returned.filter { $0 != anchor && ordinals[$0] != nil }.count
-            } else if held + kept.count == 0 {
-                consumed = keep(window, ordinals, after: -1)
-            } else if back < maxSearchDistance, requests < maxRequestsPerPage, !(request.offset == 0 && windowIsShort) {
-                back = back == 0 ? 1 : min(back * 2, maxSearchDistance)
+            // A run of items shown one after the other that reaches the end of the window may go on below it
+            // (the feed pushed the items shown down): read the same place again, further down by the items
+            // known to follow, skipping nothing.
+            if let run = candidates.last, run.isTight, run.end == window.count - 1, !isShort,
+               requests < maxRequestsPerPage {
+                reach = min(maxSearchDistance, request.offset + window.count - expected + (last - run.ordinal))
+                finding = .pushed
                 return .request(nextRequest())
-            } else if !kept.isEmpty {
-                // Out of requests for this page: deliver what it has; the next page searches again from
-                // the same position, with a fresh budget.
-                return .finished(isLast: false)
-            } else {
-                // Nothing loaded within reach: continue from the window rather than stall.
-                diagnostics.append(.sourceCorrection(.resynchronisationFailed))
-                consumed = keep(window, ordinals, after: -1)
             }
+            if request.offset == 0, isShort, !ordinals.contains(where: { $0 != nil }) {
+                // The whole feed is in the window and nothing shown is left in it: everything is new.
+                finding = .anchored
+                return advance(consumed: keep(window, ordinals: ordinals, after: -1), of: window, at: request,
+                               isShort: isShort)
+            }
+            if searchOrigin == nil { searchOrigin = expected }
+            // An unconfirmed item shown before (the one shown last, if several) says where the source is,
+            // when that is higher up: look there (reading more never skips anything).
+            if let index = ordinals.indices.max(by: { (ordinals[$0] ?? -1) < (ordinals[$1] ?? -1) }),
+               let ordinal = ordinals[index], requests < maxRequestsPerPage {
+                let end = request.offset + index + 1 + (last - ordinal)
+                if end < expected {
+                    drift.up = min(maxSearchDistance, expected - end)
+                    drift.down = 0
+                    expected = end
+                    search = 0
+                    finding = .searching
+                    return .request(nextRequest())
+                }
+            }
+            if search < maxSearchDistance, requests < maxRequestsPerPage {
+                // Widen by a page's worth (at least 8) first: a window with nothing shown in it is a page
+                // or more off. Then double.
+                search = min(maxSearchDistance, max(search * 2, limit, 8))
+                finding = .searching
+                return .request(nextRequest())
+            }
+            if !kept.isEmpty || finding == .pushed {
+                // Out of requests: deliver what the page has (nothing, if the feed outpaced it); the next
+                // page goes on from the same position with a fresh budget.
+                return finish()
+            }
+            // Nothing trusted within reach: go on from this window rather than stall, keeping every unread item
+            // it holds (guessing an anchor could skip the very items that come next).
+            diagnostics.append(.sourceCorrection(.resynchronisationFailed))
+            search = 0
+            searchOrigin = nil
+            finding = .anchored
+            return advance(consumed: keep(window, ordinals: ordinals, after: -1), of: window, at: request,
+                           isShort: isShort)
+        }
+
+        /// Goes on after the window index `anchor` (-1: from the window's start): keeps the unread items
+        /// after it, or jumps when the window holds nothing after it. The item shown at `reference` says
+        /// where the items shown end.
+        private mutating func anchored(
+            after anchor: Int, reference: Int, _ window: [Item], _ ordinals: [Int?], _ request: Request, isShort: Bool
+        ) -> Step {
+            let last = shown - 1
+            // The position just after the last item shown, if the items shown after the reference follow it.
+            let end = request.offset + reference + 1 + (last - ordinals[reference]!)
+            if anchor == window.count - 1, !isShort {
+                // Nothing new in the window: jump over the items known to follow (the feed pushed them down).
+                duplicates += ordinals[min(request.overlap, window.count)...].count { $0 != nil }
+                skipAbove(window, ordinals, before: anchor)
+                drift.down = min(maxSearchDistance, max(drift.down, end - expected))
+                drift.up /= 2
+                expected = end
+                finding = .pushed
+                return requests < maxRequestsPerPage ? .request(nextRequest()) : finish()
+            }
+            let origin = searchOrigin ?? expected
+            if origin > end { diagnostics.append(.sourceCorrection(.resynchronised(by: origin - end))) }
+            // While the feed moves the items shown (up: deletions above; down: insertions above), windows
+            // keep the largest move seen that way; once it stops, the extra reach halves with each window.
+            drift.up = origin > end ? min(maxSearchDistance, max(drift.up, origin - end)) : drift.up / 2
+            drift.down = end > expected ? min(maxSearchDistance, max(drift.down, end - expected)) : drift.down / 2
+            skipAbove(window, ordinals, before: anchor)
+            // Items shown before (the anchor included) where the request expected new ones: pushed down.
+            duplicates += ordinals[min(request.overlap, anchor + 1) ..< anchor + 1].count { $0 != nil }
+            search = 0
+            searchOrigin = nil
+            reach = 0
+            finding = .anchored
+            return advance(consumed: keep(window, ordinals: ordinals, after: anchor), of: window, at: request,
+                           isShort: isShort)
+        }
+
+        /// A run of shown items that may end at the anchor.
+        struct Candidate {
+            /// The window index of its last item.
+            let end: Int
+            /// Its items, the one that confirms its first included.
+            let length: Int
+            /// The ordinal of its last item.
+            let ordinal: Int
+            /// Whether its ordinals follow each other closely (at most `Candidate.tightStep` apart).
+            let isTight: Bool
+
+            /// How far apart the ordinals of a tight run may be (items shown in between may have been deleted).
+            static var tightStep: Int { 3 }
+        }
+
+        /// The runs of shown items, in the order they were shown, whose first item is confirmed by the item
+        /// before it (shown, earlier) or by the top of the feed. An item shown before that follows an unread
+        /// item is never the first of a run: it was re-ranked downwards.
+        static func candidates(in ordinals: [Int?], atTop: Bool) -> [Candidate] {
+            var candidates: [Candidate] = []
+            var index = 0
+            while index < ordinals.count {
+                guard let ordinal = ordinals[index],
+                      index == 0 ? atTop : ordinals[index - 1].map({ $0 < ordinal }) ?? false else {
+                    index += 1
+                    continue
+                }
+                let first = index > 0 ? index - 1 : index
+                var end = index
+                var isTight = index == first || ordinal - ordinals[first]! <= Candidate.tightStep
+                while end + 1 < ordinals.count, let next = ordinals[end + 1], next > ordinals[end]! {
+                    isTight = isTight && next - ordinals[end]! <= Candidate.tightStep
+                    end += 1
+                }
+                candidates.append(Candidate(end: end, length: end - first + 1, ordinal: ordinals[end]!, isTight: isTight))
+                index = end + 1
+            }
+            return candidates
+        }
+
+        /// Counts the unread items before the anchor (each once along recent pages): they rank above items
+        /// already shown.
+        private mutating func skipAbove(_ window: [Item], _ ordinals: [Int?], before anchor: Int) {
+            for index in 0 ..< max(0, anchor) where ordinals[index] == nil && skipped.insert(window[index].id).inserted {
+                skippedHere.insert(window[index].id)
+                above += 1
+            }
+        }
+
+        /// After keeping from a window: where the next request starts, and whether the page is done.
+        private mutating func advance(consumed: Int, of window: [Item], at request: Request, isShort: Bool) -> Step {
             expected = request.offset + consumed
-            back = 0
-            if windowIsShort && consumed == window.count { return .finished(isLast: true) }
-            if kept.count >= limit || requests >= maxRequestsPerPage { return .finished(isLast: false) }
+            if isShort, consumed == window.count { return .finished(isLast: true) }
+            if kept.count >= limit || requests >= maxRequestsPerPage { return finish() }
             return .request(nextRequest())
         }
 
-        /// Keeps the new items after `anchor` until the page is full; returns the number of window items
-        /// consumed (the anchor and those before it included).
-        private mutating func keep(_ window: [Item], _ ordinals: [Int?], after anchor: Int) -> Int {
+        private mutating func finish() -> Step {
+            .finished(isLast: false)
+        }
+
+        /// Keeps the unread items after `anchor` until the page is full; returns the number of window items
+        /// consumed (the anchor and those before it included). Items shown before found after the anchor
+        /// are dropped and counted as shown out of order.
+        private mutating func keep(_ window: [Item], ordinals: [Int?], after anchor: Int) -> Int {
             var consumed = anchor + 1
             for index in window.indices where index > anchor {
                 if kept.count >= limit { break }
                 consumed = index + 1
                 let id = window[index].id
-                guard ordinals[index] == nil, keptOrdinals[id] == nil else { continue }
+                if ordinals[index] != nil {
+                    outOfOrder += 1
+                    continue
+                }
+                guard keptOrdinals[id] == nil else { continue }
                 keptOrdinals[id] = held + kept.count
                 kept.append(window[index])
             }
@@ -236,9 +454,15 @@ where Item.ID: Sendable {
         /// The page: records its items in the chain's ledger and says where the next page starts.
         func outcome(isLast: Bool) -> Outcome {
             let (ledger, generation) = position.ledger.record(kept.map(\.id), at: position.generation)
-            let next = isLast ? nil : Position(expected: expected, ledger: ledger, generation: generation)
+            // Remember the items reported as above while a window may still see them again.
+            let remembered = skipped.count <= 4 * (limit + OffsetSource.overlap + maxSearchDistance) ? skipped : skippedHere
+            let next = isLast ? nil
+                : Position(expected: expected, ledger: ledger, generation: generation, drift: drift, skipped: remembered)
             var diagnostics = diagnostics
+            if above > 0 { diagnostics.append(.sourceCorrection(.itemsAboveSkipped(count: above))) }
             if duplicates > 0 { diagnostics.append(.sourceCorrection(.duplicatesDropped(count: duplicates))) }
+            if outOfOrder > 0 { diagnostics.append(.sourceCorrection(.shownOutOfOrder(count: outOfOrder))) }
+            if kept.isEmpty, !isLast, finding == .pushed { diagnostics.append(.sourceCorrection(.feedOutpaced)) }
             return Outcome(items: kept, next: next, diagnostics: diagnostics)
         }
     }

@@ -7,9 +7,12 @@ import Signals
 /// `.emptyPage`), or when the response's `totalPages` / `totalItems` says the page was the last.
 ///
 /// When `Item` is `Identifiable` the source drops items an earlier page of the same chain delivered
-/// (reported as `.sourceCorrection(.duplicatesDropped(count:))`). It does *not* fill the hole a deletion
-/// above the loaded range leaves: for feeds that change while they are paged use `OffsetSource` or
-/// `IDSnapshotSource`.
+/// (reported as `.sourceCorrection(.duplicatesDropped(count:))`); a full page that holds nothing else —
+/// the feed grew by a page or more above the items shown since the last request, so page numbers cannot
+/// catch up — lands empty and says so with `.sourceCorrection(.feedOutpaced)` (the view model loads the
+/// next page at once, within its bound). It does *not* fill the hole a deletion above the loaded range
+/// leaves, and cannot tell: for feeds that change while they are paged use `OffsetSource`, `CursorSource`
+/// with keyset cursors, or `IDSnapshotSource`.
 ///
 /// Each call of `firstPage()` starts a fresh chain (fresh de-duplication). Every page producer is cold and
 /// independent: starting it again (a retry) fetches the same page again. `fetch` may answer on any thread;
@@ -61,8 +64,13 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
     private func page(_ number: Int, _ deduplication: Deduplication<Item>) -> Producer<Page<Item, Failure>, Failure> {
         Producer.deferred { [fetch, pageSize] in fetch(number, pageSize) }.map { [self] response in
             let admission = deduplication.admit(response.items)
-            let next = isLast(number, response) ? nil : page(number + 1, admission.next)
-            return Page(items: admission.kept, next: next, diagnostics: .init(droppedDuplicates: admission.dropped))
+            let last = isLast(number, response)
+            var diagnostics = [PaginatedListDiagnostic](droppedDuplicates: admission.dropped)
+            if !last, admission.kept.isEmpty, response.items.count >= pageSize {
+                diagnostics.append(.sourceCorrection(.feedOutpaced))
+            }
+            return Page(items: admission.kept, next: last ? nil : page(number + 1, admission.next),
+                        diagnostics: diagnostics)
         }
     }
 

@@ -1,7 +1,3 @@
-extension PaginatedListViewModel: Refreshable {
-    /// Starts over from the first page: the same as `reload()` (`reset()`, then `loadNextPage()`, as one
-    /// command). May be called from any thread; runs on the view model's scheduler.
-    public func refresh() {
-        reload()
-    }
-}
+/// `refresh()` (a `.replace` refresh that keeps the list visible until the new first page lands) makes
+/// every view model a `Refreshable`, so a `RefresherGroup` refreshes many lists without blanking any.
+extension PaginatedListViewModel: Refreshable {}

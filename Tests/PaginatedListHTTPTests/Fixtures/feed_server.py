@@ -28,8 +28,9 @@ Last-Modified for the feed's version, answers late with ?delay=SECONDS, and is l
 An item is {"id": 7, "title": "Item 7", "created_at": "2024-05-01T12:00:07Z"} (other ids as above).
 
 Every feed endpoint checks the query item q if present: it must arrive as NASTY (below), else the answer
-is a 400 naming what arrived. With nasty=1, /cursor's cursors start with NASTY (the id follows); a
-cursor that arrives changed is a 400. So a client that does not percent-encode a query exactly fails.
+is a 400 naming what arrived. With nasty=1, the cursors of /cursor, /drf and /notion start with NASTY (the
+id follows) and /stripe's ids do (NASTY + "cus_0007"); a cursor or id that arrives changed is a 400. So a
+client that does not percent-encode a query exactly fails.
 
 Control endpoints (GET or POST; answer JSON):
 
@@ -37,7 +38,8 @@ Control endpoints (GET or POST; answer JSON):
   /control/insert?at=I&count=C           inserts C new items at position I (new ids, above the rest)
   /control/delete?at=I&count=C           deletes C items from position I
   /control/fault?kind=K&times=T          the next T feed requests fail as K: 500, 429, malformed,
-                                         truncated (Content-Length larger than the body, then close),
+                                         truncated (the page's headers, half its body, then close),
+                                         drop (the connection closes with no answer),
                                          content-type (a text/html page with status 200),
                                          502 (a multi-line text/html page), 404 (GitHub's JSON message),
                                          github-rate-limit (403, X-RateLimit-Remaining: 0, Reset in 1 s),
@@ -51,7 +53,7 @@ Control endpoints (GET or POST; answer JSON):
   /control/log[?tag=NAME]                the feed requests: path, query (decoded), time (seconds since
                                          the server started), tag, status, outcome ("pending",
                                          "written", or "closed": the client closed the connection before
-                                         the response was written)
+                                         the response was written; "dropped" for the drop fault)
   /control/shutdown                      stops the server
 """
 
@@ -197,6 +199,11 @@ class Handler(BaseHTTPRequestHandler):
                      "time": time.monotonic() - STARTED, "tag": query.get("tag", [None])[0],
                      "status": None, "outcome": "pending"}
             FEED.log.append(entry)
+        if fault == "drop":  # the connection closes with no answer at all
+            with FEED.lock:
+                entry["outcome"] = "dropped"
+            self.close_connection = True
+            return
         if delay > 0 and self.wait_or_closed(delay):
             with FEED.lock:
                 entry["outcome"] = "closed"
@@ -233,7 +240,7 @@ class Handler(BaseHTTPRequestHandler):
     def answer(self, path, query, fault):
         """The status, headers and body of a feed request (called with the lock held)."""
         validators = {"ETag": FEED.etag, "Last-Modified": FEED.last_modified}
-        if fault is not None:
+        if fault is not None and fault != "truncated":  # a truncated answer is the page, cut short by send()
             return self.fault(fault, validators)
         if "q" in query and query["q"][0] != NASTY:
             return 400, {}, json.dumps({"error": "q arrived as %r" % query["q"][0]}).encode()
@@ -291,9 +298,15 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/stripe":
             limit = max(1, integer(query, "limit", 10))
             after = query.get("starting_after", [None])[0]
-            start = self.after(after, lambda item: "cus_%04d" % item["id"])
+            prefix = NASTY if query.get("nasty", ["0"])[0] == "1" else ""
+            start = self.after(after, lambda item: "%scus_%04d" % (prefix, item["id"]))
+            if after is not None and start == len(items) and not any(
+                    after == "%scus_%04d" % (prefix, item["id"]) for item in items):
+                return 400, {}, json.dumps({"error": {"message": "starting_after arrived as %r" % after,
+                                                      "type": "invalid_request_error"}}).encode()
             window = items[start:start + limit]
-            data = [{"id": "cus_%04d" % item["id"], "object": "customer", "title": item["title"]} for item in window]
+            data = [{"id": "%scus_%04d" % (prefix, item["id"]), "object": "customer", "title": item["title"]}
+                    for item in window]
             body = {"object": "list", "url": "/v1/customers", "data": data, "has_more": start + limit < len(items)}
         elif path == "/slack":
             limit = max(1, integer(query, "limit", 10))
@@ -316,12 +329,18 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/notion":
             limit = max(1, integer(query, "page_size", 100))
             cursor = query.get("start_cursor", [None])[0]
+            nasty = query.get("nasty", ["0"])[0] == "1"
+            if cursor is not None and nasty:
+                if not cursor.startswith(NASTY):
+                    return 400, {}, json.dumps({"object": "error", "status": 400, "code": "validation_error",
+                                                "message": "start_cursor arrived as %r" % cursor}).encode()
+                cursor = cursor[len(NASTY):]
             start = self.after(cursor, lambda item: "page-%d" % item["id"])
             window = items[start:start + limit]
             more = start + limit < len(items)
             results = [{"object": "page", "id": "page-%d" % item["id"], "title": item["title"]} for item in window]
-            body = {"object": "list", "results": results, "next_cursor": results[-1]["id"] if more else None,
-                    "has_more": more}
+            next_cursor = (NASTY if nasty else "") + results[-1]["id"] if more else None
+            body = {"object": "list", "results": results, "next_cursor": next_cursor, "has_more": more}
         elif path == "/jsonapi":
             limit = max(1, integer(query, "page[size]", 10))
             after = query.get("page[after]", [None])[0]
@@ -405,12 +424,12 @@ class Handler(BaseHTTPRequestHandler):
         for name, value in headers.items():
             self.send_header(name, value)
         if status != 304:
-            self.send_header("Content-Length", str(len(body) + (100 if truncated else 0)))
+            self.send_header("Content-Length", str(len(body)))
         if truncated:
             self.send_header("Connection", "close")
         self.end_headers()
         if status != 304 and not head_only:
-            self.wfile.write(body)
+            self.wfile.write(body[:len(body) // 2] if truncated else body)
         self.wfile.flush()
         if truncated:
             self.close_connection = True

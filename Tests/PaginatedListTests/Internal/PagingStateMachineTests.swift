@@ -12,6 +12,7 @@ private func describe(_ actions: [Machine.Action]) -> [String] {
         switch action {
         case let .start(load, .firstPage): "start \(load.value) first"
         case let .start(load, .producer): "start \(load.value)"
+        case let .startCheck(load, _): "startCheck \(load.value)"
         case let .cutOff(load): "cutOff \(load.value)"
         case let .publish(transition):
             "publish append=\(transition.loadStates.append) prepend=\(transition.loadStates.prepend)"

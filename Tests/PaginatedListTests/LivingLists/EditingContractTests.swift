@@ -4,17 +4,6 @@ import Signals
 import Testing
 
 /// Every `items` value and every `changes` value a view model sends from now on.
-private final class Transitions: Sendable {
-    let items: Recorder<[FeedPost]>
-    let changes: Recorder<ItemListChange>
-
-    init(_ viewModel: PostViewModel) {
-        items = Recorder()
-        changes = Recorder(viewModel.changes)
-        viewModel.items.signal.observeValues { [items] list in items.append(Array(list)) }
-    }
-}
-
 private func ids(_ viewModel: PostViewModel) -> [Int] { viewModel.items.value.map(\.id) }
 
 @Suite("13. Edits are commands: one transition each")

@@ -52,6 +52,25 @@ extension Array {
     }
 }
 
+extension Array {
+    /// Whether `apply(change, from: items)` reads and writes only offsets that exist (a change that does
+    /// not fits another list than the mirror, or reads rows the snapshot does not have).
+    func canApply(_ change: ItemListChange, from items: ItemList<Element>) -> Bool {
+        switch change {
+        case let .appended(range), let .inserted(range):
+            range.lowerBound <= count && range.upperBound <= items.count
+        case let .removed(offsets):
+            offsets.allSatisfy { $0 >= 0 && $0 < count }
+        case let .updated(offsets):
+            offsets.allSatisfy { $0 >= 0 && $0 < count && $0 < items.count }
+        case let .moved(from, to):
+            from >= 0 && from < count && to >= 0 && to < count
+        case .reset:
+            true
+        }
+    }
+}
+
 /// Mirrors a view model's list from `changes` alone (plus each change's target snapshot, which is what a
 /// view reads the new rows from), and records every `items` snapshot to compare.
 final class ChangeReplayer<Item: Equatable & Sendable>: Sendable {
@@ -71,6 +90,11 @@ final class ChangeReplayer<Item: Equatable & Sendable>: Sendable {
                     state.mismatches.append("\(change) arrived without an items snapshot")
                     return
                 }
+                guard state.mirror.canApply(change, from: items) else {
+                    state.mismatches.append("\(change) does not fit a mirror of \(state.mirror.count) items "
+                        + "and a snapshot of \(items.count)")
+                    return
+                }
                 state.mirror.apply(change, from: items)
             }
         }
@@ -79,4 +103,16 @@ final class ChangeReplayer<Item: Equatable & Sendable>: Sendable {
     /// The mirrored list.
     var mirror: [Item] { state.withLock { $0.mirror } }
     var mismatches: [String] { state.withLock { $0.mismatches } }
+}
+
+/// Records what a view model sends: every `items` snapshot and every change.
+final class Transitions: Sendable {
+    let items: Recorder<[FeedPost]>
+    let changes: Recorder<ItemListChange>
+
+    init(_ viewModel: PostViewModel) {
+        items = Recorder()
+        changes = Recorder(viewModel.changes)
+        viewModel.items.signal.observeValues { [items] list in items.append(Array(list)) }
+    }
 }

@@ -21,7 +21,7 @@ struct OffsetSourceTests {
         #expect(session.diagnostics.isEmpty)
     }
 
-    @Test func asksForOneItemOfOverlapAfterTheFirstPage() {
+    @Test func readsTheLastThreeItemsShownAgainAfterTheFirstPage() {
         let requests = MutableProperty<[[Int]]>([])
         let feed = ChangingFeed(count: 25)
         let source = OffsetSource<Item, Never>(limit: 10) { offset, limit in
@@ -29,7 +29,7 @@ struct OffsetSourceTests {
             return feed.request { $0.offset(offset, limit: limit) }
         }
         _ = drive(source)
-        #expect(requests.value == [[0, 10], [9, 11], [19, 11]])
+        #expect(requests.value == [[0, 10], [7, 13], [17, 13]])
     }
 
     @Test func anEmptyFeedIsOneEmptyLastPage() {

@@ -1,5 +1,6 @@
 import Dispatch
 @testable import PaginatedList
+import PaginatedListTesting
 import Synchronization
 import Testing
 
@@ -41,44 +42,82 @@ struct ItemListTests {
         #expect(list.startIndex == list.endIndex)
         #expect(Array(list) == [])
         #expect(list.first == nil)
-        #expect(list.storage == nil)
+        #expect(list.root == nil)
     }
 
     @Test func appendingAnEmptySequenceChangesNothing() {
         var empty = ItemList<Int>()
         empty.append(contentsOf: [])
         #expect(empty.isEmpty)
-        #expect(empty.storage == nil)
+        #expect(empty.root == nil)
 
         var list: ItemList = [1, 2]
-        let storage = list.storage
+        let root = list.root
         list.append(contentsOf: [])
         #expect(list == [1, 2])
-        #expect(list.storage === storage)
-        // The newest snapshot is still the one that may append in place.
-        list.append(3)
-        #expect(list.storage === storage)
+        #expect(list.root === root)
     }
 
-    @Test func appendToTheNewestSnapshotSharesStorageAndLeavesEarlierSnapshotsIntact() {
-        var list: ItemList = [1, 2, 3]
-        let first = list
-        list.append(contentsOf: [4, 5])
-        let second = list
-        list.append(contentsOf: 6 ... 40)
-        #expect(first.storage === list.storage)
-        #expect(second.storage === list.storage)
-        #expect(Array(first) == [1, 2, 3])
-        #expect(Array(second) == [1, 2, 3, 4, 5])
-        #expect(Array(list) == Array(1 ... 40))
+    @Test func editingAListNobodySharesWritesInPlace() {
+        var list = ItemList(0 ..< 10_000)
+        let nodes = list.nodeIdentifiers()
+        list[5_000] = -1
+        list.remove(at: 20)
+        list.removeSubrange(300 ..< 305)
+        #expect(list.nodeIdentifiers() == nodes)
+        var expected = Array(0 ..< 10_000)
+        expected[5_000] = -1
+        expected.remove(at: 20)
+        expected.removeSubrange(300 ..< 305)
+        #expect(list.elementsEqual(expected))
+        // A leaf grows by doubling its room: appending one at a time reallocates it O(log) times.
+        var growing = ItemList<Int>()
+        var roots = Set<ObjectIdentifier>()
+        for item in 0 ..< 100 {
+            growing.append(item)
+            roots.insert(ObjectIdentifier(growing.root!))
+        }
+        #expect(roots.count <= 8)
+        #expect(growing.elementsEqual(0 ..< 100))
     }
 
-    @Test func appendToAnOlderSnapshotCopiesAndDoesNotDisturbTheNewerOne() {
+    @Test func editingASharedListCopiesOnlyItsPathAndLeavesEarlierSnapshotsIntact() {
+        var list = ItemList(0 ..< 10_000)
+        let before = list
+        let nodesBefore = Set(before.nodeIdentifiers())
+        list[5_000] = -1
+        list.insert(-2, at: 100)
+        list.remove(at: 9_000)
+        let nodesAfter = Set(list.nodeIdentifiers())
+        #expect(before.elementsEqual(0 ..< 10_000))
+        #expect(list[5_001] == -1 && list[100] == -2 && list.count == 10_000)
+        // Three edits, each on a path of `levels` nodes: everything else is shared.
+        #expect(nodesAfter.subtracting(nodesBefore).count <= 3 * list.levels + 2)
+        #expect(nodesAfter.intersection(nodesBefore).count >= nodesBefore.count - 3 * list.levels - 2)
+        #expect(list.invariantViolations().isEmpty && before.invariantViolations().isEmpty)
+    }
+
+    @Test func snapshotsOfAGrowingListShareTheirNodes() {
+        var list = ItemList<Int>()
+        var snapshots: [ItemList<Int>] = []
+        for page in 0 ..< 1_000 {
+            list.append(contentsOf: page * 100 ..< page * 100 + 100)
+            snapshots.append(list)
+        }
+        // Each page adds its leaf and copies the nodes on the right edge (one per level above the leaves):
+        // far fewer nodes than the sum over all snapshots.
+        let distinct = Set(snapshots.flatMap { $0.nodeIdentifiers() })
+        #expect(distinct.count <= 1_000 * list.levels)
+        for page in stride(from: 0, to: 1_000, by: 97) {
+            #expect(snapshots[page].elementsEqual(0 ..< (page + 1) * 100))
+        }
+    }
+
+    @Test func appendToAnOlderSnapshotDoesNotDisturbTheNewerOne() {
         var newer: ItemList = [1, 2, 3]
         var older = newer
         newer.append(contentsOf: [4, 5])
         older.append(contentsOf: [9])
-        #expect(older.storage !== newer.storage)
         #expect(Array(newer) == [1, 2, 3, 4, 5])
         #expect(Array(older) == [1, 2, 3, 9])
         // Both go on growing independently.
@@ -121,7 +160,6 @@ struct ItemListTests {
         }
         #expect(list.count == next)
         #expect(list.elementsEqual(0 ..< next))
-        #expect(snapshots.allSatisfy { $0.storage === list.storage })
         #expect(snapshots.allSatisfy { $0.isEmpty || $0[$0.count - 1] == $0.count - 1 })
         #expect(snapshots[snapshots.count / 2].elementsEqual(0 ..< snapshots[snapshots.count / 2].count))
     }
@@ -173,5 +211,53 @@ struct ItemListTests {
         #expect(mismatches.load(ordering: .relaxed) == 0)
         #expect(reads.load(ordering: .relaxed) > 0)
         #expect(published.withLock { $0.last?.count } == 3_000)
+    }
+
+    @Test func concurrentReadersOfSnapshotsWhileTheWriterEditsEverywhere() {
+        // One thread edits its list in every way (sets, inserts, removals, appends: each copies the nodes it
+        // shares with the snapshots already published) and publishes each snapshot with the array it must
+        // equal; three others read published snapshots in full, by iteration and by index, meanwhile. Run
+        // under the thread sanitizer: no snapshot may change, and no node a reader can reach is written.
+        let published = Locked<[(ItemList<Int>, [Int])]>([])
+        let done = Atomic<Bool>(false)
+        let mismatches = Atomic<Int>(0)
+        let reads = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            if worker == 0 {
+                var random = SplitMix64(seed: 11)
+                var list = ItemList(0 ..< 2_000)
+                var mirror = Array(0 ..< 2_000)
+                for step in 0 ..< 400 {
+                    let at = Int(random.next() % UInt64(mirror.count))
+                    switch step % 4 {
+                    case 0:
+                        list[at] = -step; mirror[at] = -step
+                    case 1:
+                        list.insert(contentsOf: [step, step], at: at); mirror.insert(contentsOf: [step, step], at: at)
+                    case 2:
+                        list.removeSubrange(at ..< min(at + 3, mirror.count)); mirror.removeSubrange(at ..< min(at + 3, mirror.count))
+                    default:
+                        list.append(contentsOf: 0 ..< 5); mirror.append(contentsOf: 0 ..< 5)
+                    }
+                    let snapshot = (list, mirror)
+                    published.withLock { $0.append(snapshot) }
+                }
+                done.store(true, ordering: .releasing)
+            } else {
+                var round = 0
+                while !done.load(ordering: .acquiring) || round < 2 {
+                    round += 1
+                    let snapshots = published.withLock { $0 }
+                    for (snapshot, expected) in snapshots.suffix(10) {
+                        if !snapshot.elementsEqual(expected) { mismatches.add(1, ordering: .relaxed) }
+                        if snapshot.indices.contains(where: { snapshot[$0] != expected[$0] }) { mismatches.add(1, ordering: .relaxed) }
+                        reads.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+        }
+        #expect(mismatches.load(ordering: .relaxed) == 0)
+        #expect(reads.load(ordering: .relaxed) > 0)
+        #expect(published.withLock { $0.allSatisfy { $0.0.elementsEqual($0.1) } })
     }
 }

@@ -1,0 +1,94 @@
+/// A hash table from hash values to handles (non-negative integers), for `IdentifiedItems`.
+///
+/// Its keys are already the output of `Hasher` (an id's `hashValue`), well mixed, so the table uses their
+/// low bits directly instead of hashing them again as `Dictionary<Int, Int>` would; open addressing with
+/// linear probing, at most half full, backward-shift deletion (no tombstones). A key and its handle sit
+/// side by side, so a lookup in a large table costs one cache miss, not two. Not generic: compiled for
+/// `Int` once.
+struct HandleTable {
+    private struct Entry {
+        var key: Int
+        /// `-1` for an empty slot.
+        var handle: Int
+    }
+
+    private var slots: ContiguousArray<Entry>
+    private var mask: Int
+    /// The number of keys held.
+    private(set) var count = 0
+
+    /// An empty table with room for `capacity` keys before it grows.
+    init(capacity: Int = 8) {
+        var size = 16
+        while size < 2 * capacity { size *= 2 }
+        slots = ContiguousArray(repeating: Entry(key: 0, handle: -1), count: size)
+        mask = size - 1
+    }
+
+    /// The handle for `key`, if any. O(1) expected.
+    func handle(for key: Int) -> Int? {
+        var slot = key & mask
+        while true {
+            let entry = slots[slot]
+            if entry.handle < 0 { return nil }
+            if entry.key == key { return entry.handle }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Sets the handle for `key`; returns the handle it replaces, if any. O(1) amortised.
+    @discardableResult
+    mutating func updateHandle(_ handle: Int, for key: Int) -> Int? {
+        precondition(handle >= 0, "HandleTable: handles are non-negative")
+        var slot = key & mask
+        while true {
+            let held = slots[slot].handle
+            if held < 0 { break }
+            if slots[slot].key == key {
+                slots[slot].handle = handle
+                return held
+            }
+            slot = (slot + 1) & mask
+        }
+        slots[slot] = Entry(key: key, handle: handle)
+        count += 1
+        if 2 * count > slots.count { grow() }
+        return nil
+    }
+
+    /// Removes `key` and its handle, if held. O(1) expected.
+    mutating func removeHandle(for key: Int) {
+        var hole = key & mask
+        while true {
+            if slots[hole].handle < 0 { return }
+            if slots[hole].key == key { break }
+            hole = (hole + 1) & mask
+        }
+        // Backward shift: move later entries of the run into the hole when their home slot allows it.
+        var slot = hole
+        while true {
+            slot = (slot + 1) & mask
+            if slots[slot].handle < 0 { break }
+            let home = slots[slot].key & mask
+            // The entry may move to `hole` unless its home lies cyclically in (hole, slot].
+            let staysPut = hole <= slot ? (home > hole && home <= slot) : (home > hole || home <= slot)
+            if !staysPut {
+                slots[hole] = slots[slot]
+                hole = slot
+            }
+        }
+        slots[hole].handle = -1
+        count -= 1
+    }
+
+    /// Every key with its handle, in no particular order.
+    var entries: [(key: Int, handle: Int)] {
+        slots.compactMap { $0.handle < 0 ? nil : ($0.key, $0.handle) }
+    }
+
+    private mutating func grow() {
+        let old = entries
+        self = HandleTable(capacity: slots.count)
+        for (key, handle) in old { updateHandle(handle, for: key) }
+    }
+}

@@ -1,0 +1,581 @@
+import Signals
+
+/// Refreshes and gaps: the loads that bring a held list up to date without blanking it.
+///
+/// A refresh first cuts off the append and prepend loads in flight (their pages never land) and, while it
+/// runs, `loadNextPage()` / `loadPreviousPage()` do nothing. It may start with a freshness check (a
+/// producer of "changed?"): unchanged ends the refresh with no page request. Then it loads pages from the
+/// dependency's first page, and applies them by its mode when it has enough:
+///
+/// - `.replace`: the first page replaces the list.
+/// - `.mergeOnTop`: pages accumulate until one overlaps the held items (contains a held id), then they
+///   are merged above them; no overlap within the budget: replace, or keep the held items below a gap.
+/// - `.reloadAll`: pages accumulate until as many as the list held have landed (or the feed ended); then
+///   each replaces the range of the held page it reloads, in one transition.
+/// - `.fillGap`: pages load from the gap downwards, each inserted at the gap, until one overlaps the items
+///   below it (the gap closes) or the budget is spent (the gap stays, lower down).
+extension PagingStateMachine {
+    /// What a refresh does with the pages it loads.
+    enum RefreshMode {
+        case replace
+        case mergeOnTop(maxPages: Int, onGap: GapPolicy)
+        case reloadAll
+        case fillGap
+    }
+
+    /// A page a refresh loaded and has not applied yet.
+    struct FreshPage {
+        var items: [Item]
+        var record: PageRecord
+    }
+
+    /// How far a refresh got.
+    struct RefreshProgress {
+        let mode: RefreshMode
+        /// `.mergeOnTop`, `.reloadAll`: the pages loaded so far, applied together when one overlaps (when
+        /// the last lands).
+        var fresh: [FreshPage] = []
+        /// `.reloadAll`, `.fillGap`: how many pages were applied.
+        var pagesApplied = 0
+        /// `.reloadAll`: how many pages the list held when the refresh started.
+        var pagesToReload = 0
+        /// `.reloadAll`: items `0 ..< reloadedEnd` are the reloaded pages' content.
+        var reloadedEnd = 0
+    }
+
+    /// The step a failed refresh retries.
+    enum RefreshStep {
+        case check(Producer<Bool, Failure>, PendingLoad)
+        case page(PendingLoad)
+    }
+
+    /// The refresh's state.
+    enum RefreshEdge {
+        case idle
+        /// The freshness check runs as `LoadID`.
+        case checking(RefreshProgress, Producer<Bool, Failure>, PendingLoad, LoadID)
+        /// A page of the refresh loads as `LoadID`.
+        case loading(RefreshProgress, PendingLoad, LoadID)
+        /// A step failed; an automatic retry of it waits when `retryOf` names the failed load.
+        case failed(Failure, RefreshProgress, RefreshStep, retryOf: LoadID?)
+
+        var loadState: LoadState<Failure> {
+            switch self {
+            case .idle: .idle
+            case .checking, .loading: .loading
+            case let .failed(error, _, _, _): .failed(error)
+            }
+        }
+
+        /// Whether a refresh is in flight (appends and prepends wait).
+        var isBusy: Bool {
+            switch self {
+            case .checking, .loading: true
+            case .idle, .failed: false
+            }
+        }
+    }
+
+    // MARK: - Commands
+
+    /// `refresh(_:)`: cuts off every load in flight and starts a refresh (`check` first, if given).
+    mutating func refresh(_ mode: RefreshMode, check: Producer<Bool, Failure>?) -> [Action] {
+        var actions = cutOffRefresh() + cutOffEdges()
+        var progress = RefreshProgress(mode: mode)
+        if case .reloadAll = mode { progress.pagesToReload = Swift.max(ledger.pageCount, 1) }
+        guard let check else {
+            return actions + startRefreshPage(progress, PendingLoad(request: .firstPage))
+        }
+        let load = nextLoadID()
+        failureOrder.removeAll { $0 == .refresh }
+        refresh = .checking(progress, check, PendingLoad(request: .firstPage), load)
+        actions += [transition(), .startCheck(load, check)]
+        return actions
+    }
+
+    /// `fillGap()`: loads the items missing at the gap; nothing without a gap or while a refresh runs.
+    mutating func fillGap() -> [Action] {
+        guard let gap, !refresh.isBusy else { return [] }
+        let actions = cutOffRefresh() + cutOffEdges()
+        return actions + startRefreshPage(RefreshProgress(mode: .fillGap), PendingLoad(request: .producer(gap.continuation)))
+    }
+
+    /// Cuts off the refresh in flight (or cancels its waiting retry); the refresh state goes back to idle.
+    mutating func cutOffRefresh() -> [Action] {
+        var actions: [Action] = []
+        switch refresh {
+        case let .checking(_, _, _, load), let .loading(_, _, load): actions.append(.cutOff(load))
+        case .failed(_, _, _, retryOf: _?): actions.append(.cancelRetry(.refresh))
+        case .idle, .failed: break
+        }
+        refresh = .idle
+        failureOrder.removeAll { $0 == .refresh }
+        return actions
+    }
+
+    /// The automatic retry of the refresh's failed step is due.
+    mutating func refreshRetryDue(of failedLoad: LoadID) -> [Action] {
+        guard case let .failed(_, progress, step, retryOf) = refresh, retryOf == failedLoad else { return [] }
+        switch step {
+        case let .page(pending):
+            return startRefreshPage(progress, pending)
+        case let .check(check, pending):
+            let load = nextLoadID()
+            failureOrder.removeAll { $0 == .refresh }
+            refresh = .checking(progress, check, pending, load)
+            return [transition(), .startCheck(load, check)]
+        }
+    }
+
+    private mutating func startRefreshPage(_ progress: RefreshProgress, _ pending: PendingLoad) -> [Action] {
+        let load = nextLoadID()
+        failureOrder.removeAll { $0 == .refresh }
+        refresh = .loading(progress, pending, load)
+        return [transition(), .start(load, pending.request)]
+    }
+
+    // MARK: - Events
+
+    /// An event of the freshness check `load`.
+    mutating func receiveCheck(_ event: Event<Bool, Failure>, of load: LoadID) -> [Action] {
+        guard case let .checking(progress, check, pending, current) = refresh, current == load else {
+            return unexpected(event.map { _ in () }, of: load)
+        }
+        switch event {
+        case let .value(changed):
+            markLanded(load)
+            guard changed else {
+                refresh = .idle
+                return [.cutOff(load), transition()]
+            }
+            return [.cutOff(load)] + startRefreshPage(progress, PendingLoad(request: .firstPage))
+        case let .failed(error):
+            let outcome = failure(of: .refresh, load: load, error: error, pending: pending)
+            refresh = .failed(error, progress, .check(check, outcome.failed), retryOf: outcome.retryOf)
+            return [.cutOff(load), transition()] + outcome.then
+        case .completed, .interrupted:
+            refresh = .idle
+            let diagnostic: PaginatedListDiagnostic = if case .completed = event { .completedWithoutPage } else { .interruptedWithoutPage }
+            return [.cutOff(load), transition(), .report(diagnostic)]
+        }
+    }
+
+    /// An event of the refresh's page load `load`.
+    mutating func receiveRefresh(_ event: Event<Page<Item, Failure>, Failure>, of load: LoadID) -> [Action] {
+        guard case let .loading(progress, pending, _) = refresh else { return [] }
+        switch event {
+        case let .value(page):
+            markLanded(load)
+            let fresh = FreshPage(items: page.items, record: PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next))
+            var actions: [Action] = [.cutOff(load)]
+            let (changes, next) = apply(fresh, progress: progress)
+            if let next {
+                refresh = .loading(next, pending, load)
+                actions.insert(transition(changes), at: 0)
+                actions += startRefreshPage(next, PendingLoad(request: .producer(page.next!)))
+            } else {
+                refresh = .idle
+                actions.insert(transition(changes), at: 0)
+            }
+            for diagnostic in page.diagnostics { actions.append(.report(diagnostic)) }
+            return actions
+        case let .failed(error):
+            let outcome = failure(of: .refresh, load: load, error: error, pending: pending)
+            refresh = .failed(error, progress, .page(outcome.failed), retryOf: outcome.retryOf)
+            return [.cutOff(load), transition()] + outcome.then
+        case .completed, .interrupted:
+            refresh = .idle
+            let diagnostic: PaginatedListDiagnostic = if case .completed = event { .completedWithoutPage } else { .interruptedWithoutPage }
+            return [.cutOff(load), transition(), .report(diagnostic)]
+        }
+    }
+
+    /// Applies a refresh's page by its mode: the changes made, and the progress to go on with if another
+    /// page must load (the page's `next`), `nil` when the refresh is done.
+    private mutating func apply(_ page: FreshPage, progress: RefreshProgress) -> ([ItemListChange], RefreshProgress?) {
+        var progress = progress
+        let next = page.record.next
+        switch progress.mode {
+        case .replace:
+            return (replaceAll(with: [page]), nil)
+        case let .mergeOnTop(maxPages, onGap):
+            progress.fresh.append(page)
+            if !store.isEmpty, let overlap = firstOverlap(of: progress.fresh, from: 0) {
+                return (merge(progress.fresh, at: 0, overlap: overlap), nil)
+            }
+            // Nothing held, or the feed ended before reaching the held items: they are gone from it.
+            if store.isEmpty || next == nil {
+                return (replaceAll(with: progress.fresh), nil)
+            }
+            guard progress.fresh.count >= Swift.max(maxPages, 1) else { return ([], progress) }
+            switch onGap {
+            case .replace: return (replaceAll(with: progress.fresh), nil)
+            case .keepGap: return (openGap(above: progress.fresh, continuation: next!, budget: Swift.max(maxPages, 1)), nil)
+            }
+        case .reloadAll:
+            // The pages are applied together when the last lands: a reload that fails or is cut off
+            // part-way leaves the list as it was, never half old pages and half new ones.
+            progress.fresh.append(page)
+            if progress.fresh.count < progress.pagesToReload, next != nil { return ([], progress) }
+            var changes: [ItemListChange] = []
+            for (index, fresh) in progress.fresh.enumerated() {
+                changes += reload(fresh, asPage: index, progress: &progress)
+                progress.pagesApplied += 1
+            }
+            return (changes + finishReload(after: page, progress: progress), nil)
+        case .fillGap:
+            return fill(with: page, progress: progress)
+        }
+    }
+
+    // MARK: - Replace
+
+    /// The list becomes the fresh pages' items (`.reset`, or `.appended` into an empty list).
+    private mutating func replaceAll(with pages: [FreshPage]) -> [ItemListChange] {
+        let hadItems = !store.isEmpty
+        _ = store.removeAll()
+        ledger.removeAll()
+        var changes: [ItemListChange] = []
+        for page in pages {
+            let added = store.append(page.items)
+            ledger.append(count: Self.insertedCount(added), record: page.record)
+            changes += added
+        }
+        droppedAbove = []
+        droppedBelow = []
+        gap = nil
+        settleEdges(top: pages.first!.record, bottom: pages.last!.record)
+        changes = dropPagesAfterRefresh(after: changes)
+        return hadItems ? [.reset] : changes
+    }
+
+    /// After the list's top became the feed's top: the prepend edge loads what lies before the top page,
+    /// the append edge what lies after the bottom one.
+    private mutating func settleEdges(top: PageRecord?, bottom: PageRecord?) {
+        if let top { setEdge(.prepend, top.previous.map { .ready(PendingLoad(request: .producer($0))) } ?? .complete) }
+        if let bottom { setEdge(.append, bottom.next.map { .ready(PendingLoad(request: .producer($0))) } ?? .complete) }
+    }
+
+    // MARK: - Merge on top
+
+    /// The position of the first held item at or after `start` that one of the fresh pages contains.
+    private func firstOverlap(of pages: [FreshPage], from start: Int) -> Int? {
+        var first: Int?
+        for page in pages {
+            for item in page.items {
+                guard let position = store.position(ofIDOf: item), position >= start else { continue }
+                first = Swift.min(first ?? position, position)
+            }
+        }
+        return first
+    }
+
+    /// Merges the fresh pages into the list at `start` (0, or the gap), given the first held item they
+    /// overlap: the held items between `start` and it are removed (the feed no longer has them); new items
+    /// before the first held one are inserted at `start`, new items after a held one right after it; held
+    /// items that came back are updated in place.
+    ///
+    /// The merge is planned first, then made: the runs of new items are inserted top to bottom and the
+    /// updates reported last, at their final offsets, so that every change names its rows by their offsets
+    /// in the transition's snapshot, also when the fresh pages hold the held items in another order than
+    /// the list (a feed that re-ranked). A new id repeated in the fresh pages keeps its first position and
+    /// its last value.
+    private mutating func merge(_ pages: [FreshPage], at start: Int, overlap: Int) -> [ItemListChange] {
+        var changes: [ItemListChange] = []
+        if overlap > start {
+            let removed = store.remove(offsets: Array(start ..< overlap))
+            removeFromLedger(start ..< overlap)
+            changes += removed
+        }
+        if start == 0 {
+            // The pages emptied above the overlap go too: the fresh pages are the top now, and a drop must
+            // not take one of them for the page above the list.
+            while let first = ledger.first, first.count == 0 { _ = ledger.removeFirst() }
+        }
+        // The runs of new items: the first at `start`, each other after the held item (its anchor) that
+        // precedes it in the fresh pages.
+        var runs: [(anchor: AnyHashable?, items: [(item: Item, page: Int)])] = [(nil, [])]
+        var runOfAnchor: [AnyHashable: Int] = [:]
+        var current = 0
+        var planned: [AnyHashable: (run: Int, index: Int)] = [:]
+        var updates: [AnyHashable: Item] = [:]
+        for (pageIndex, page) in pages.enumerated() {
+            for item in page.items {
+                let key = store.key(of: item)
+                if let key, let held = store.position(ofKey: key) {
+                    updates[key] = item
+                    guard held >= start else { continue }
+                    if let run = runOfAnchor[key] {
+                        current = run
+                    } else {
+                        runOfAnchor[key] = runs.count
+                        current = runs.count
+                        runs.append((key, []))
+                    }
+                } else if let key, let slot = planned[key] {
+                    runs[slot.run].items[slot.index].item = item
+                } else {
+                    if let key { planned[key] = (current, runs[current].items.count) }
+                    runs[current].items.append((item, pageIndex))
+                }
+            }
+        }
+        for (key, item) in updates {
+            _ = store.replace(at: store.position(ofKey: key)!, with: item)
+        }
+        // Top to bottom: each insertion lands below the rows the earlier ones inserted.
+        let order = runs.indices.sorted { lhs, rhs in
+            (runs[lhs].anchor.flatMap { store.position(ofKey: $0) } ?? -1)
+                < (runs[rhs].anchor.flatMap { store.position(ofKey: $0) } ?? -1)
+        }
+        for index in order where !runs[index].items.isEmpty {
+            let run = runs[index]
+            let at = run.anchor.map { store.position(ofKey: $0)! + 1 } ?? start
+            let inserted = store.insert(run.items.map(\.item), at: at)
+            if start == 0, run.anchor == nil {
+                // The new items at the top belong to the fresh pages that brought them.
+                var perPage: [Int: Int] = [:]
+                for entry in run.items { perPage[entry.page, default: 0] += 1 }
+                for pageIndex in perPage.keys.sorted(by: >) {
+                    ledger.prepend(count: perPage[pageIndex]!, record: pages[pageIndex].record)
+                }
+                let extra = Self.insertedCount(inserted) - run.items.count
+                if extra != 0, !ledger.isEmpty { ledger.adjust(page: 0, by: extra) }
+                noteGap(after: inserted)
+            } else {
+                attributeInsertions(in: inserted)
+            }
+            changes += inserted
+        }
+        let updated = updates.keys.compactMap { store.position(ofKey: $0) }.sorted()
+        if !updated.isEmpty { changes.append(.updated(updated)) }
+        if start == 0 {
+            droppedAbove = []
+            settleEdges(top: pages.first?.record, bottom: nil)
+            changes = dropPagesAfterRefresh(after: changes)
+        }
+        return changes
+    }
+
+    /// Removes the ledger's count of the items in `range` (already removed from the list).
+    private mutating func removeFromLedger(_ range: Range<Int>) {
+        for offset in range.reversed() {
+            if let page = ledger.page(holding: offset) { ledger.adjust(page: page, by: -1) }
+        }
+    }
+
+    /// With `maxPages`, drops pages at the bottom after a refresh made `changes` (putting pages at the
+    /// top): `changes` and the drops, as one sequence a view can replay (see `truncated`).
+    private mutating func dropPagesAfterRefresh(after changes: [ItemListChange]) -> [ItemListChange] {
+        guard let maxPages, ledger.pageCount > maxPages else { return changes }
+        let length = items.count
+        while ledger.pageCount > maxPages {
+            let open = gap
+            let dropped = ledger.removeLast()
+            if dropped.count > 0 {
+                let removed = store.removeLast(dropped.count)
+                noteGap(after: removed)
+            }
+            if let open, gap == nil {
+                // Everything below the gap is gone: the list ends at the gap and goes on from it.
+                droppedBelow = []
+                setEdge(.append, .ready(PendingLoad(request: .producer(open.continuation))))
+                continue
+            }
+            if let request = dropped.record.loadedBy { droppedBelow.append(request) }
+            setEdge(.append, droppedBelow.last.map { .ready(PendingLoad(request: $0)) } ?? .complete)
+        }
+        return Self.truncated(changes, from: length, to: items.count)
+    }
+
+    /// `changes` (which left `length` items), then the removal of the items from `finalCount` on (pages
+    /// dropped at the bottom), as changes a view can replay reading every inserted and updated row from
+    /// the transition's snapshot: the rows `changes` inserted or updated that the drop removed are left
+    /// out of them, and the drop removes only the rows that were there before. `changes` must make its
+    /// removals and moves before any insertion or update, as every refresh does (the rows inserted then
+    /// keep their order, so the dropped ones are a suffix at every step); otherwise, `.reset`.
+    static func truncated(_ changes: [ItemListChange], from length: Int, to finalCount: Int) -> [ItemListChange] {
+        guard finalCount < length else { return changes }
+        func grows(_ change: ItemListChange) -> Bool {
+            switch change {
+            case .appended, .inserted, .updated: true
+            case .removed, .moved, .reset: false
+            }
+        }
+        let firstGrowth = changes.firstIndex(where: grows) ?? changes.count
+        guard !changes.contains(.reset), changes[firstGrowth...].allSatisfy(grows) else { return [.reset] }
+        // Going back from the end: the offset from which the rows after each change are dropped.
+        var droppedFrom = [Int](repeating: 0, count: changes.count)
+        var cut = finalCount
+        for index in (firstGrowth ..< changes.count).reversed() {
+            droppedFrom[index] = cut
+            switch changes[index] {
+            case let .appended(range), let .inserted(range):
+                if range.upperBound <= cut { cut -= range.count } else if range.lowerBound < cut { cut = range.lowerBound }
+            default: break
+            }
+        }
+        var result = Array(changes[..<firstGrowth])
+        var droppedInserted = 0
+        for index in firstGrowth ..< changes.count {
+            let cut = droppedFrom[index]
+            switch changes[index] {
+            case let .appended(range), let .inserted(range):
+                let kept = range.lowerBound ..< Swift.min(range.upperBound, Swift.max(cut, range.lowerBound))
+                droppedInserted += range.count - kept.count
+                if !kept.isEmpty {
+                    if case .appended = changes[index] { result.append(.appended(kept)) } else { result.append(.inserted(kept)) }
+                }
+            case let .updated(offsets):
+                let kept = offsets.filter { $0 < cut }
+                if !kept.isEmpty { result.append(.updated(kept)) }
+            default: break
+            }
+        }
+        let droppedHeld = length - finalCount - droppedInserted
+        if droppedHeld > 0 { result.append(.removed(Array(finalCount ..< finalCount + droppedHeld))) }
+        return result
+    }
+
+    // MARK: - Gaps
+
+    /// Puts the fresh pages above the held items, behind a gap (dropping what lay below an older gap).
+    private mutating func openGap(above pages: [FreshPage], continuation: PageProducer, budget: Int) -> [ItemListChange] {
+        var changes: [ItemListChange] = []
+        if let old = gap {
+            // At most one gap: the items below the old one go, and the list continues from the old gap.
+            changes += store.remove(offsets: Array(old.index ..< items.count))
+            removeFromLedgerBottom(from: old.index)
+            droppedBelow = []
+            setEdge(.append, .ready(PendingLoad(request: .producer(old.continuation))))
+            gap = nil
+        }
+        let fresh = pages.flatMap(\.items)
+        let inserted = store.insert(fresh, at: 0)
+        let count = Self.insertedCount(inserted)
+        for page in pages.reversed() {
+            ledger.prepend(count: 0, record: page.record)
+        }
+        // Each fresh page holds its own items (after de-duplication within the fresh ones, in order).
+        var remaining = count
+        for (index, page) in pages.enumerated() {
+            let share = Swift.min(remaining, store.deduplicated(page.items).count)
+            ledger.adjust(page: index, by: share)
+            remaining -= share
+        }
+        if remaining > 0 { ledger.adjust(page: 0, by: remaining) }
+        changes += inserted
+        droppedAbove = []
+        settleEdges(top: pages.first?.record, bottom: nil)
+        gap = count < items.count ? Gap(index: count, continuation: continuation, pageBudget: budget) : nil
+        changes = dropPagesAfterRefresh(after: changes)
+        return changes
+    }
+
+    /// `fillGap()`'s page: merges it at the gap if it overlaps the items below; otherwise inserts it at
+    /// the gap and goes on (within the budget), or, at the end of the feed, removes the items below.
+    private mutating func fill(with page: FreshPage, progress: RefreshProgress) -> ([ItemListChange], RefreshProgress?) {
+        guard let open = gap else { return ([], nil) }
+        var progress = progress
+        if let overlap = firstOverlap(of: [page], from: open.index) {
+            gap = nil
+            return (merge([page], at: open.index, overlap: overlap), nil)
+        }
+        guard let next = page.record.next else {
+            var changes = store.remove(offsets: Array(open.index ..< items.count))
+            removeFromLedgerBottom(from: open.index)
+            gap = nil
+            let inserted = store.append(page.items)
+            attributeInsertions(in: inserted.map { change in
+                if case let .appended(range) = change { return .inserted(range) }
+                return change
+            })
+            changes += inserted
+            droppedBelow = []
+            setEdge(.append, .complete)
+            return (changes, nil)
+        }
+        let inserted = store.insert(page.items, at: open.index)
+        attributeInsertions(in: inserted)
+        gap?.continuation = next
+        progress.pagesApplied += 1
+        if progress.pagesApplied < open.pageBudget { return (inserted, progress) }
+        return (inserted, nil)
+    }
+
+    /// Removes from the ledger the pages whose items start at or after `offset` (already removed).
+    private mutating func removeFromLedgerBottom(from offset: Int) {
+        while !ledger.isEmpty, ledger.start(ofPage: ledger.pageCount - 1) >= offset, ledger.pageCount > 1 {
+            _ = ledger.removeLast()
+        }
+        let held = ledger.itemCount
+        if held > items.count, !ledger.isEmpty { ledger.adjust(page: ledger.pageCount - 1, by: items.count - held) }
+    }
+
+    // MARK: - Reload all
+
+    /// Replaces the range of held page `index` with `page`'s items: items of the page already reloaded
+    /// above are updated in place, the fresh items are put in its order (moved up from below when held
+    /// further down, inserted when new), and the page's held items the fresh page lacks go to the page
+    /// below, right after it: a feed that grew or re-ranked above them has them on a later page, and the
+    /// ones no reloaded page brings back are removed when the last lands (`finishReload`), so no
+    /// transition hides an item the feed still has.
+    private mutating func reload(_ page: FreshPage, asPage index: Int, progress: inout RefreshProgress) -> [ItemListChange] {
+        let start = progress.reloadedEnd
+        if index >= ledger.pageCount { ledger.append(count: 0, record: page.record) }
+        var changes: [ItemListChange] = []
+        var segment: [Item] = []
+        for item in store.deduplicated(page.items) {
+            if let held = store.position(ofIDOf: item), held < start {
+                changes += store.replace(at: held, with: item)
+            } else {
+                segment.append(item)
+            }
+        }
+        for (offset, item) in segment.enumerated() {
+            let target = start + offset
+            if let held = store.position(ofIDOf: item) {
+                // An item of a page below joins this one, moved up or already in place.
+                let from = ledger.page(holding: held)
+                if held != target { changes += store.move(from: held, to: target) }
+                if let from, from != index {
+                    ledger.adjust(page: from, by: -1)
+                    ledger.adjust(page: index, by: 1)
+                }
+                changes += store.replace(at: target, with: item)
+            } else {
+                changes += store.insert([item], at: target)
+                ledger.adjust(page: index, by: 1)
+            }
+        }
+        // What is left of the page's range after its fresh items: held items it lacks, now the next page's.
+        let left = ledger[index].count - segment.count
+        if left > 0, index + 1 < ledger.pageCount {
+            ledger.adjust(page: index, by: -left)
+            ledger.adjust(page: index + 1, by: left)
+        }
+        ledger.setRecord(page.record, ofPage: index)
+        progress.reloadedEnd = start + segment.count
+        noteGap(after: changes)
+        return changes
+    }
+
+    /// After the last page of a `.reloadAll`: the list is exactly the reloaded pages' content; the edges go
+    /// on from the feed's top and from the last reloaded page.
+    private mutating func finishReload(after page: FreshPage, progress: RefreshProgress) -> [ItemListChange] {
+        var changes: [ItemListChange] = []
+        if progress.reloadedEnd < items.count {
+            changes += store.remove(offsets: Array(progress.reloadedEnd ..< items.count))
+        }
+        while ledger.pageCount > progress.pagesApplied { _ = ledger.removeLast() }
+        // The last reloaded page may still count held items its fresh page lacked: they were just removed.
+        if let last = ledger.last, ledger.itemCount > items.count {
+            ledger.adjust(page: ledger.pageCount - 1, by: Swift.max(items.count - ledger.itemCount, -last.count))
+        }
+        droppedAbove = []
+        droppedBelow = []
+        gap = nil
+        settleEdges(top: ledger.first?.record, bottom: page.record)
+        return changes
+    }
+}

@@ -1,0 +1,307 @@
+import Observation
+import Signals
+
+/// A main-actor mirror of a `PaginatedListViewModel` for SwiftUI and any other Observation client: its
+/// stored properties show the view model's list and load states, and its methods are what a list view
+/// calls.
+///
+/// ```swift
+/// List(list.rows) { row in
+///     Text(row.item.title).onAppear { list.rowAppeared(row.index) }
+/// }
+/// .refreshable { await list.refresh() }
+/// ```
+///
+/// **Updates.** One transition of the view model is one update of the mirror, on the main actor: every
+/// property it changes is already set when any observer of the mirror runs. A property is set only when
+/// its value changes, so a view that reads only `items` is not invalidated by a change of a load state, and
+/// one that reads `isLoadingNextPage` is not invalidated by a refresh. When the view model delivers on the
+/// main thread (its default scheduler, `UIScheduler()`), each transition is applied as it is published,
+/// before the call that caused it returns when that call runs on the main thread. From another scheduler,
+/// transitions are applied on the main actor in order; those that pile up before the main actor runs are
+/// applied as one update that shows the latest.
+///
+/// **Ownership.** The mirror retains its view model; the view model does not retain the mirror. Releasing
+/// the mirror stops the observation.
+@MainActor
+@Observable
+public final class ObservablePaginatedList<Item, Failure: Error> {
+    /// The items held, in order, as of the last transition applied.
+    public private(set) var items: ItemList<Item>
+    /// The state of each kind of load (refresh, previous page, next page), as of the last transition applied.
+    public private(set) var loadStates: LoadStates<Failure>
+    /// The index of the first held item below a gap a refresh left (see `PaginatedListViewModel.gap`):
+    /// show a "load newer" row above it that calls `fillGap()`. `nil` when no gap is open.
+    public private(set) var gap: Int?
+    /// Whether the page after the last item is loading: show a spinner row at the end.
+    public private(set) var isLoadingNextPage: Bool
+    /// Whether the page before the first item is loading: show a spinner row at the top.
+    public private(set) var isLoadingPreviousPage: Bool
+    /// Whether a refresh (or `fillGap()`) is loading.
+    public private(set) var isRefreshing: Bool
+    /// The error of the last load of the next page, while it stands: show an error row with `retry()`.
+    public private(set) var nextPageError: Failure?
+    /// The error of the last load of the previous page, while it stands.
+    public private(set) var previousPageError: Failure?
+    /// The error of the last refresh (or `fillGap()`), while it stands; the list still shows what it held.
+    public private(set) var refreshError: Failure?
+    /// Whether the last page is held: nothing more loads at the end.
+    public private(set) var isExhausted: Bool
+
+    /// The view model this mirror shows: for what the mirror does not forward (edits, `reset()`, `changes`).
+    @ObservationIgnored public let viewModel: PaginatedListViewModel<Item, Failure>
+    /// How many rows below the row that appeared still count as "near the end" for `rowAppeared(_:)`
+    /// (5 by default; negative values count as 0).
+    @ObservationIgnored public var prefetchDistance = 5
+
+    /// The counters of the state shown, to tell what a newer state changes.
+    @ObservationIgnored private var shown: Shown
+    /// The `refresh()` calls waiting for their refresh to end.
+    @ObservationIgnored private var refreshes: [UInt64: RefreshWait] = [:]
+    @ObservationIgnored private var nextRefresh: UInt64 = 0
+    /// What `retry()` does after a failed refresh: the refresh or gap fill this mirror started last.
+    @ObservationIgnored private var repeatRefresh: () -> Void
+    /// The observation of the view model's transitions, disposed when the mirror is released.
+    @ObservationIgnored private let observation = SerialDisposable()
+
+    /// A mirror of `viewModel`, showing its current state at once.
+    ///
+    /// Create it on the main actor, where it stays; the view model may deliver on any scheduler.
+    public init(_ viewModel: PaginatedListViewModel<Item, Failure>) {
+        self.viewModel = viewModel
+        let state = viewModel.core.mirror.value
+        items = state.items
+        loadStates = state.loadStates
+        gap = state.gap
+        isLoadingNextPage = state.loadStates.append.isLoading
+        isLoadingPreviousPage = state.loadStates.prepend.isLoading
+        isRefreshing = state.loadStates.refresh.isLoading
+        nextPageError = state.loadStates.append.error
+        previousPageError = state.loadStates.prepend.error
+        refreshError = state.loadStates.refresh.error
+        isExhausted = state.loadStates.append.isComplete
+        shown = Shown(state)
+        repeatRefresh = { [viewModel] in viewModel.refresh() }
+        observation.inner = viewModel.core.mirror.signal.observeValues { [weak self] _ in
+            Self.onMainActor(self) { $0.showLatest() }
+        }
+        // A transition published between reading the state and attaching is shown now.
+        showLatest()
+    }
+
+    deinit {
+        observation.dispose()
+    }
+
+    // MARK: - What a list view calls
+
+    /// Tells the list that the row at `index` (an index into `items`) appeared: when at most
+    /// `prefetchDistance` rows lie below it, the next page loads; in a list that grows both ways, when at
+    /// most `prefetchDistance` rows lie above it, the previous page loads.
+    ///
+    /// Call it from every row's `onAppear`: it is cheap, and the view model loads at most one page per
+    /// direction at a time, remembers the request while a page loads, and re-checks it when the page lands.
+    /// See `PaginatedListViewModel.loadNextPageIfNeeded(visibleIndex:prefetchDistance:)`.
+    public func rowAppeared(_ index: Int) {
+        viewModel.loadNextPageIfNeeded(visibleIndex: index, prefetchDistance: prefetchDistance)
+    }
+
+    /// Loads the next page, unless one is loading, a refresh is, or the list is exhausted; after a
+    /// failure, retries it.
+    public func loadNextPage() {
+        viewModel.loadNextPage()
+    }
+
+    /// Loads the page before the first item held, unless one is loading, a refresh is, or nothing lies
+    /// before it; after a failure, retries it.
+    public func loadPreviousPage() {
+        viewModel.loadPreviousPage()
+    }
+
+    /// Retries what failed, as shown: the last refresh or gap fill this mirror started (or `refresh()`)
+    /// if `refreshError` is set, the next page if `nextPageError` is, the previous page if
+    /// `previousPageError` is. Does nothing when nothing failed.
+    public func retry() {
+        if refreshError != nil { repeatRefresh() }
+        if nextPageError != nil { viewModel.loadNextPage() }
+        if previousPageError != nil { viewModel.loadPreviousPage() }
+    }
+
+    /// Loads the items missing at the gap (`PaginatedListViewModel.fillGap()`); reported on `isRefreshing`
+    /// and `refreshError`. Does nothing without a gap or while a refresh loads.
+    public func fillGap() {
+        repeatRefresh = { [viewModel] in viewModel.fillGap() }
+        viewModel.fillGap()
+    }
+
+    /// Refreshes the list without blanking it (`PaginatedListViewModel.refresh()`) and returns once the
+    /// refresh has landed, failed or been cut off (by a reset or another refresh), with the mirror already
+    /// showing the outcome.
+    ///
+    /// Made for `.refreshable { await list.refresh() }`: the system spinner shows exactly as long as the
+    /// work. If the calling task is cancelled, returns at once; the refresh goes on.
+    public func refresh() async {
+        repeatRefresh = { [viewModel] in viewModel.refresh() }
+        await refreshing { $0.refresh() }
+    }
+
+    /// Starts a refresh with `start` and returns once it has ended, in the state shown.
+    private func refreshing(_ start: (PaginatedListViewModel<Item, Failure>) -> Void) async {
+        let id = nextRefresh
+        nextRefresh += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                refreshes[id] = RefreshWait(continuation: continuation)
+                start(viewModel)
+                // Runs after the refresh command: where the view model stands once the refresh started.
+                viewModel.core.submit(.mark { [weak self] mark in
+                    Self.onMainActor(self) { $0.refresh(id, reached: mark) }
+                })
+                // Cancelled before the handler was installed: `onCancel` ran before the wait existed.
+                if Task.isCancelled { endRefresh(id) }
+            }
+        } onCancel: { [weak self] in
+            Self.onMainActor(self) { $0.endRefresh(id) }
+        }
+    }
+
+    // MARK: - Applying transitions
+
+    /// Runs `body` with `list` on the main actor: at once when called there, else enqueued on the main
+    /// queue (unless `list` is gone by then). Running at once never shows a state out of order, even with
+    /// earlier calls still enqueued: `body` reads the view model's latest state, and an older one is skipped.
+    private nonisolated static func onMainActor(
+        _ list: ObservablePaginatedList?, _ body: @escaping @MainActor (ObservablePaginatedList) -> Void
+    ) {
+        guard UIScheduler.isOnMainQueue else {
+            UIScheduler().schedule { [weak list] in
+                MainActor.assumeIsolated {
+                    if let list { body(list) }
+                }
+            }
+            return
+        }
+        MainActor.assumeIsolated {
+            if let list { body(list) }
+        }
+    }
+
+    /// Shows the view model's latest state, setting only the properties whose value changed.
+    private func showLatest() {
+        let state = viewModel.core.mirror.value
+        guard state.sequence > shown.sequence else { return }
+        if state.itemsVersion != shown.itemsVersion { items = state.items }
+        let states = state.loadStates
+        if !states.hasSameCases(as: loadStates) || state.failures != shown.failures { loadStates = states }
+        set(\.gap, state.gap)
+        set(\.isLoadingNextPage, states.append.isLoading)
+        set(\.isLoadingPreviousPage, states.prepend.isLoading)
+        set(\.isRefreshing, states.refresh.isLoading)
+        set(\.isExhausted, states.append.isComplete)
+        if state.failures.append != shown.failures.append || (nextPageError == nil) != (states.append.error == nil) {
+            nextPageError = states.append.error
+        }
+        if state.failures.prepend != shown.failures.prepend || (previousPageError == nil) != (states.prepend.error == nil) {
+            previousPageError = states.prepend.error
+        }
+        if state.failures.refresh != shown.failures.refresh || (refreshError == nil) != (states.refresh.error == nil) {
+            refreshError = states.refresh.error
+        }
+        shown = Shown(state)
+        endSettledRefreshes()
+    }
+
+    private func set<Value: Equatable>(_ property: ReferenceWritableKeyPath<ObservablePaginatedList, Value>, _ value: Value) {
+        if self[keyPath: property] != value { self[keyPath: property] = value }
+    }
+
+    // MARK: - Waiting for refreshes
+
+    /// The view model has run the command after refresh `id`'s.
+    private func refresh(_ id: UInt64, reached mark: MirrorMark) {
+        refreshes[id]?.mark = mark
+        endSettledRefreshes()
+    }
+
+    /// Returns from the `refresh()` calls whose refresh has ended in the state shown.
+    private func endSettledRefreshes() {
+        for (id, wait) in refreshes {
+            guard let mark = wait.mark,
+                  mark.isEnded(in: (shown.sequence, shown.refreshing, shown.refreshes)) else { continue }
+            endRefresh(id)
+        }
+    }
+
+    private func endRefresh(_ id: UInt64) {
+        refreshes.removeValue(forKey: id)?.continuation.resume()
+    }
+
+    /// What `showLatest()` compares a newer state with.
+    private struct Shown {
+        let sequence: UInt64
+        let itemsVersion: UInt64
+        let failures: LoadFailures
+        let refreshing: Bool
+        let refreshes: UInt64
+
+        init(_ state: MirrorState<Item, Failure>) {
+            sequence = state.sequence
+            itemsVersion = state.itemsVersion
+            failures = state.failures
+            refreshing = state.loadStates.refresh.isLoading
+            refreshes = state.refreshes
+        }
+    }
+
+    /// A `refresh()` call waiting: until the view model has run the command after it, `mark` is `nil`.
+    private struct RefreshWait {
+        let continuation: CheckedContinuation<Void, Never>
+        var mark: MirrorMark?
+    }
+}
+
+extension ObservablePaginatedList where Item: Identifiable {
+    /// Refreshes the list by `policy` (`PaginatedListViewModel.refresh(_:)`: `.mergeOnTop` keeps what the
+    /// user has read and may leave a `gap`) and returns once the refresh has landed, failed or been cut
+    /// off, with the mirror already showing the outcome. As `refresh()`, for `.refreshable`.
+    public func refresh(_ policy: RefreshPolicy) async {
+        repeatRefresh = { [viewModel] in viewModel.refresh(policy) }
+        await refreshing { $0.refresh(policy) }
+    }
+}
+
+extension ObservablePaginatedList {
+    /// `items` with their indices, for `List` and `ForEach`: each row's `index` is what `rowAppeared(_:)`
+    /// takes, and rows are identified by their items' ids. Reading it reads `items` (a view that shows
+    /// `rows` is invalidated when `items` changes). Made in O(1); a row is made when it is read.
+    public var rows: Rows { Rows(items: items) }
+
+    /// An item of the list and its index in `items`.
+    public struct Row {
+        /// The item's index in `items` when the rows were read.
+        public let index: Int
+        /// The item.
+        public let item: Item
+    }
+
+    /// The rows of a list: `items`, each with its index, as a random-access collection.
+    public struct Rows: RandomAccessCollection {
+        let items: ItemList<Item>
+
+        /// The index of the first row, 0.
+        public var startIndex: Int { items.startIndex }
+        /// The number of rows.
+        public var endIndex: Int { items.endIndex }
+
+        /// The row at `index`, which must be in `startIndex ..< endIndex`.
+        public subscript(index: Int) -> Row { Row(index: index, item: items[index]) }
+    }
+}
+
+extension ObservablePaginatedList.Row: Identifiable where Item: Identifiable {
+    /// The item's id: a row is the same row wherever its item moves.
+    public var id: Item.ID { item.id }
+}
+
+extension ObservablePaginatedList.Row: Sendable where Item: Sendable {}
+extension ObservablePaginatedList.Rows: Sendable where Item: Sendable {}

@@ -1,0 +1,158 @@
+import PaginatedList
+import Signals
+import Testing
+
+private func ids(_ viewModel: PostViewModel) -> [Int] { viewModel.items.value.map(\.id) }
+
+/// A view model that opens `feed` at `offset`.
+private func opened(_ feed: ScriptedFeed, at offset: Int, maxPages: Int? = nil) -> PostViewModel {
+    PostViewModel(scheduler: ImmediateScheduler(), maxPages: maxPages) { feed.page(at: offset) }
+}
+
+@Suite("18. Both directions")
+struct BothDirectionsTests {
+    @Test func aListOpenedInTheMiddleGrowsUpwardsWithLoadPreviousPage() {
+        let feed = ScriptedFeed(ids: Array(1 ... 10), size: 3)
+        let viewModel = opened(feed, at: 4)
+        viewModel.loadNextPage()
+        #expect(ids(viewModel) == [5, 6, 7])
+        #expect(viewModel.loadStates.value.prepend == .idle)
+        viewModel.loadPreviousPage()
+        #expect(ids(viewModel) == [2, 3, 4, 5, 6, 7])
+        viewModel.loadPreviousPage()
+        #expect(ids(viewModel) == [1, 2, 3, 4, 5, 6, 7])
+        #expect(viewModel.loadStates.value.prepend == .complete)
+    }
+
+    @Test func aPrependSendsInsertedAtTheTop() {
+        let feed = ScriptedFeed(ids: Array(1 ... 10), size: 3)
+        let viewModel = opened(feed, at: 4)
+        viewModel.loadNextPage()
+        let replayer = ChangeReplayer(viewModel)
+        let changes = Recorder(viewModel.changes)
+        viewModel.loadPreviousPage()
+        #expect(changes.values == [.inserted(0 ..< 3)])
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    @Test func loadPreviousPageBeforeTheFirstPageDoesNothing() {
+        let feed = ScriptedFeed(ids: Array(1 ... 10), size: 3)
+        let viewModel = opened(feed, at: 4)
+        viewModel.loadPreviousPage()
+        #expect(feed.requests == 0)
+        #expect(viewModel.loadStates.value.prepend == .idle)
+    }
+
+    @Test func bothDirectionsLoadAtOnceAndAFailureInOneLeavesTheOtherUsable() {
+        let previous = PendingPage()
+        let next = PendingPage()
+        let first = PostProducer(value: Page(
+            items: [FeedPost(id: 5)], previous: previous.producer, next: next.producer
+        ))
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) { first }
+        viewModel.loadNextPage()
+        viewModel.loadNextPage()
+        viewModel.loadPreviousPage()
+        #expect(viewModel.loadStates.value.append == .loading)
+        #expect(viewModel.loadStates.value.prepend == .loading)
+        previous.fail(TestError(1))
+        #expect(viewModel.loadStates.value.prepend == .failed(TestError(1)))
+        #expect(viewModel.loadStates.value.append == .loading)
+        next.send([6])
+        #expect(ids(viewModel) == [5, 6])
+        #expect(viewModel.loadStates.value.append == .complete)
+        #expect(viewModel.lastError.value == TestError(1))
+    }
+
+    @Test func prefetchNearTheTopLoadsThePreviousPage() {
+        let feed = ScriptedFeed(ids: Array(1 ... 30), size: 5)
+        let viewModel = opened(feed, at: 15)
+        viewModel.loadNextPage()
+        viewModel.loadNextPageIfNeeded(visibleIndex: 2, prefetchDistance: 1)
+        #expect(ids(viewModel) == Array(16 ... 20))
+        viewModel.loadNextPageIfNeeded(visibleIndex: 1, prefetchDistance: 1)
+        #expect(ids(viewModel) == Array(11 ... 20))
+    }
+
+    @Test func visibleRowsPrefetchBothEnds() {
+        let feed = ScriptedFeed(ids: Array(1 ... 30), size: 5)
+        let viewModel = opened(feed, at: 15)
+        viewModel.loadNextPage()
+        viewModel.loadPagesIfNeeded(visibleRows: 0 ... 4, prefetchDistance: 0)
+        #expect(ids(viewModel) == Array(11 ... 25))
+    }
+}
+
+@Suite("19. maxPages")
+struct MaxPagesTests {
+    @Test func beyondTheLimitThePageFarthestFromTheOneThatLandedIsDropped() {
+        let feed = ScriptedFeed(ids: Array(1 ... 20), size: 3)
+        let viewModel = opened(feed, at: 0, maxPages: 2)
+        viewModel.loadNextPage()
+        viewModel.loadNextPage()
+        #expect(ids(viewModel) == [1, 2, 3, 4, 5, 6])
+        let changes = Recorder(viewModel.changes)
+        viewModel.loadNextPage()
+        #expect(ids(viewModel) == [4, 5, 6, 7, 8, 9])
+        #expect(changes.values == [.removed([0, 1, 2]), .appended(3 ..< 6)])
+        #expect(viewModel.loadStates.value.prepend == .idle)
+    }
+
+    @Test func scrollingBackReloadsTheDroppedPagesByTheirProducers() {
+        let feed = ScriptedFeed(ids: Array(1 ... 20), size: 3)
+        let viewModel = opened(feed, at: 0, maxPages: 2)
+        for _ in 0 ..< 4 { viewModel.loadNextPage() }
+        #expect(ids(viewModel) == [7, 8, 9, 10, 11, 12])
+        viewModel.loadPreviousPage()
+        #expect(ids(viewModel) == [4, 5, 6, 7, 8, 9])
+        #expect(viewModel.loadStates.value.append == .idle)
+        viewModel.loadPreviousPage()
+        #expect(ids(viewModel) == [1, 2, 3, 4, 5, 6])
+        #expect(viewModel.loadStates.value.prepend == .complete)
+        viewModel.loadNextPage()
+        viewModel.loadNextPage()
+        #expect(ids(viewModel) == [7, 8, 9, 10, 11, 12])
+    }
+
+    @Test func aSourceWithoutPreviousProducersStillScrollsBackThroughDroppedPages() {
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: 2) {
+            postChain([[1, 2], [3, 4], [5, 6], [7, 8]])
+        }
+        for _ in 0 ..< 4 { viewModel.loadNextPage() }
+        #expect(ids(viewModel) == [5, 6, 7, 8])
+        #expect(viewModel.exhausted.value)
+        viewModel.loadPreviousPage()
+        viewModel.loadPreviousPage()
+        #expect(ids(viewModel) == [1, 2, 3, 4])
+        #expect(viewModel.loadStates.value.prepend == .complete)
+        #expect(!viewModel.exhausted.value)
+    }
+
+    @Test func editsKeepThePageCountsSoDropsRemoveExactlyAPage() {
+        let feed = ScriptedFeed(ids: Array(1 ... 20), size: 3)
+        let viewModel = opened(feed, at: 0, maxPages: 2)
+        viewModel.loadNextPage()
+        viewModel.insert([FeedPost(id: 100)], at: 0)
+        viewModel.remove(id: 2)
+        viewModel.loadNextPage()
+        viewModel.loadNextPage()
+        // The first page held 100, 1, 3 when it was dropped.
+        #expect(ids(viewModel) == [4, 5, 6, 7, 8, 9])
+    }
+
+    @Test func aLoadInFlightAtTheEndThatLostPagesIsCutOff() {
+        let feed = ScriptedFeed(ids: Array(1 ... 20), size: 3)
+        let previous = PendingPage()
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: 2) {
+            PostProducer(value: Page(items: [FeedPost(id: 100)], previous: previous.producer, next: feed.page(at: 0)))
+        }
+        viewModel.loadNextPage()
+        viewModel.loadPreviousPage()
+        viewModel.loadNextPage()
+        viewModel.loadNextPage()
+        #expect(ids(viewModel) == [1, 2, 3, 4, 5, 6])
+        previous.send([99])
+        #expect(ids(viewModel) == [1, 2, 3, 4, 5, 6])
+        #expect(viewModel.loadStates.value.prepend == .idle)
+    }
+}

@@ -1,0 +1,165 @@
+import PaginatedList
+import PaginatedListTesting
+import Signals
+import Testing
+
+// The smallest cases the randomized tests (BothDirectionsModelTests, RefreshModelTests) found, one test
+// each, named for the rule they broke.
+
+private func ids(_ viewModel: PostViewModel) -> [Int] { viewModel.items.value.map(\.id) }
+
+/// A view model over `feed` (first page at offset 0) with `pages` pages loaded, and a replayer.
+private func loaded(_ feed: ScriptedFeed, pages: Int, maxPages: Int? = nil) -> (PostViewModel, ChangeReplayer<FeedPost>) {
+    let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: maxPages) { feed.page(at: 0) }
+    let replayer = ChangeReplayer(viewModel)
+    for _ in 0 ..< pages { viewModel.loadNextPage() }
+    return (viewModel, replayer)
+}
+
+@Suite("Living lists: regressions")
+struct LivingListsRegressionTests {
+    /// A page that lands beyond `maxPages` at the bottom drops the top page in the same transition: the
+    /// changes must name the landed rows by their offsets in that transition's snapshot.
+    @Test func anAppendThatDropsTheTopPageSendsChangesThatReplay() {
+        let feed = ScriptedFeed(ids: [1, 2, 3, 4], size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 2, maxPages: 1)
+        #expect(ids(viewModel) == [3, 4])
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    /// `.reloadAll` when the feed's first item is gone: the first fresh page's items are already where
+    /// they belong but were counted in the page below; each later page must still find its own range.
+    @Test func reloadAllAfterTheFirstItemWasDeletedReloadsEveryPage() {
+        let feed = ScriptedFeed(ids: [1, 2, 3], size: 1)
+        let (viewModel, replayer) = loaded(feed, pages: 3)
+        feed.edit { posts in
+            posts.removeFirst()
+            posts.append(FeedPost(id: 4))
+        }
+        viewModel.refresh(.reloadAll)
+        #expect(ids(viewModel) == [2, 3, 4])
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    /// `.reloadAll` after new items arrived on top: every page's content shifts down, and the held items a
+    /// fresh page no longer has are the next page's, not gone; no transition may hide them in between.
+    @Test func reloadAllNeverHidesAnItemThatStayedInTheFeed() {
+        let feed = ScriptedFeed(ids: [1, 2, 3], size: 1)
+        let (viewModel, replayer) = loaded(feed, pages: 3)
+        feed.edit { $0.insert(FeedPost(id: 0), at: 0) }
+        let snapshots = Recorder<[Int]>()
+        viewModel.items.signal.observeValues { items in snapshots.append(items.map(\.id)) }
+        viewModel.refresh(.reloadAll)
+        #expect(ids(viewModel) == [0, 1, 2])
+        #expect(!snapshots.values.isEmpty)
+        for snapshot in snapshots.values {
+            #expect(snapshot.contains(1) && snapshot.contains(2), "\(snapshot) hides an item the feed kept")
+        }
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    /// A list opened in the middle scrolled up past its first page with a window; a `.reloadAll` reloads
+    /// from the first page, and fails after one page: the list is as it was (not the reloaded first page
+    /// above the old pages), and the page before it is still the one before its top.
+    @Test func aReloadAllThatFailsPartWayLeavesTheListAsItWas() throws {
+        let feed = WindowFeed(count: 10, size: 1, start: 5)
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: 2) { feed.firstPage() }
+        let replayer = ChangeReplayer(viewModel)
+        viewModel.loadNextPage()
+        try #require(feed.activeRuns.count == 1)
+        feed.activeRuns[0].deliver(feed.page(5 ..< 6))
+        for top in [4, 3] {
+            viewModel.loadPreviousPage()
+            feed.activeRuns[0].deliver(feed.page(top ..< top + 1))
+        }
+        #expect(ids(viewModel) == [3, 4])
+        viewModel.refresh(.reloadAll)
+        feed.activeRuns[0].deliver(feed.page(5 ..< 6))
+        feed.activeRuns[0].fail(TestError(1))
+        #expect(ids(viewModel) == [3, 4])
+        viewModel.loadPreviousPage()
+        #expect(feed.activeRuns.map(\.range) == [2 ..< 3])
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    /// `.mergeOnTop` on a feed that re-ranked: the fresh page has held items in another order than the
+    /// list, so new items go in after held items further up after some went in further down; every
+    /// inserted and updated row must still be named by its offset in the transition's snapshot.
+    @Test func aMergeOnTopOfAReorderedFeedSendsChangesThatReplay() {
+        let feed = ScriptedFeed(ids: [1, 2, 3, 4], size: 5)
+        let (viewModel, replayer) = loaded(feed, pages: 1)
+        feed.edit { $0 = [10, 3, 11, 1, 12, 2, 4].map { FeedPost(id: $0, likes: 1) } }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        #expect(Set(ids(viewModel)) == [1, 2, 3, 4, 10, 11, 12])
+        #expect(ids(viewModel).count == 7)
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    /// `.mergeOnTop` that opens a gap with more fresh pages than `maxPages` holds: the pages dropped at
+    /// the bottom include fresh ones inserted in the same transition, which its changes must not name.
+    @Test func aGapOpenedBeyondMaxPagesSendsChangesThatReplay() {
+        let feed = ScriptedFeed(ids: [1, 2], size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 1, maxPages: 1)
+        feed.edit { $0.insert(contentsOf: [5, 6, 7, 8].map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        #expect(ids(viewModel) == [5, 6])
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    /// `.mergeOnTop` removes the held items above the first one the fresh page overlaps; their pages must
+    /// go with them, or a later drop at the top takes one of those empty pages for the page above the list
+    /// and `loadPreviousPage()` loads it, far above the items held.
+    @Test func aMergeOnTopForgetsThePagesWhoseItemsItRemoved() throws {
+        let feed = WindowFeed(count: 20, size: 2, start: 6)
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: 3) { feed.firstPage() }
+        viewModel.loadNextPage()
+        try #require(feed.activeRuns.count == 1)
+        feed.activeRuns[0].deliver(feed.page(6 ..< 8))
+        for top in [4, 2] {
+            viewModel.loadPreviousPage()
+            feed.activeRuns[0].deliver(feed.page(top ..< top + 2))
+        }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .replace))
+        feed.activeRuns[0].deliver(feed.page(6 ..< 8))
+        #expect(ids(viewModel) == [6, 7])
+        viewModel.loadNextPage()
+        feed.activeRuns[0].deliver(feed.page(8 ..< 10))
+        #expect(ids(viewModel) == [6, 7, 8, 9])
+        viewModel.loadPreviousPage()
+        #expect(feed.activeRuns.map(\.range) == [4 ..< 6])
+    }
+
+    /// A gap opened with `maxPages`: the drops at the bottom take every held page below the gap. The list
+    /// now ends at the gap, so the next page is the one after the fresh items, not a page that was below
+    /// the gap (here the feed's old first page, which would bring nothing new).
+    @Test func whenDropsTakeEverythingBelowTheGapTheNextPageIsTheGapsContinuation() {
+        let feed = ScriptedFeed(ids: [1, 2, 3, 4], size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 2, maxPages: 2)
+        feed.edit { $0.insert(contentsOf: [5, 6, 7, 8].map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        #expect(ids(viewModel) == [5, 6, 7, 8])
+        #expect(viewModel.gap.value == nil)
+        viewModel.loadNextPage()
+        #expect(ids(viewModel) == [7, 8, 1, 2])
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    /// Removing an item above the gap moves the gap up with the items below it.
+    @Test func removingAnItemAboveTheGapKeepsTheGapOnTheSameItem() {
+        let feed = ScriptedFeed(ids: [1, 2], size: 2)
+        let (viewModel, _) = loaded(feed, pages: 1)
+        feed.edit { $0.insert(contentsOf: [5, 6, 7, 8].map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        #expect(ids(viewModel) == [5, 6, 1, 2])
+        #expect(viewModel.gap.value == 2)
+        viewModel.remove(id: 5)
+        #expect(viewModel.gap.value == 1)
+    }
+}

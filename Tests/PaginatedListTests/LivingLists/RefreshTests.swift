@@ -1,0 +1,196 @@
+import PaginatedList
+import Signals
+import Testing
+
+private func ids(_ viewModel: PostViewModel) -> [Int] { viewModel.items.value.map(\.id) }
+
+/// A view model over `feed` from its top, with `pages` pages loaded, its changes replayed.
+private func loaded(_ feed: ScriptedFeed, pages: Int) -> (PostViewModel, ChangeReplayer<FeedPost>) {
+    let viewModel = PostViewModel(scheduler: ImmediateScheduler()) { feed.page(at: 0) }
+    let replayer = ChangeReplayer(viewModel)
+    for _ in 0 ..< pages { viewModel.loadNextPage() }
+    return (viewModel, replayer)
+}
+
+@Suite("15. Refresh keeps the list visible")
+struct RefreshTests {
+    @Test func theHeldItemsStayUntilTheNewFirstPageLandsThenItReplacesThem() {
+        let pipe = PendingPage()
+        var useHeld = true
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) {
+            useHeld ? postChain([[1, 2], [3, 4]]) : pipe.producer
+        }
+        viewModel.loadNextPage()
+        viewModel.loadNextPage()
+        useHeld = false
+        let snapshots = Recorder(viewModel.items.signal.map { $0.map(\.id) })
+        viewModel.refresh()
+        #expect(ids(viewModel) == [1, 2, 3, 4])
+        #expect(viewModel.loadStates.value.refresh == .loading)
+        #expect(viewModel.loading.value)
+        pipe.send([0, 1])
+        #expect(snapshots.values == [[0, 1]])
+        #expect(viewModel.loadStates.value.refresh == .idle)
+        #expect(viewModel.exhausted.value)
+    }
+
+    @Test func aRefreshCutsOffAnAppendInFlightAndLoadsDuringItDoNothing() {
+        let next = PendingPage()
+        let fresh = PendingPage()
+        var calls = 0
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) {
+            calls += 1
+            return calls == 1 ? PostProducer(value: Page(items: [FeedPost(id: 1)], next: next.producer))
+                : fresh.producer
+        }
+        viewModel.loadNextPage()
+        viewModel.loadNextPage()
+        viewModel.refresh()
+        #expect(viewModel.loadStates.value.append == .idle)
+        next.send([2])
+        #expect(ids(viewModel) == [1])
+        viewModel.loadNextPage()
+        viewModel.loadPreviousPage()
+        #expect(calls == 2)
+        fresh.send([9])
+        #expect(ids(viewModel) == [9])
+    }
+
+    @Test func aFailedRefreshKeepsTheListAndReportsOnRefreshAndLastError() {
+        var fail = false
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) {
+            fail ? PostProducer(error: TestError(3)) : postChain([[1, 2]])
+        }
+        viewModel.loadNextPage()
+        fail = true
+        viewModel.refresh()
+        #expect(ids(viewModel) == [1, 2])
+        #expect(viewModel.loadStates.value.refresh == .failed(TestError(3)))
+        #expect(viewModel.lastError.value == TestError(3))
+        fail = false
+        viewModel.refresh()
+        #expect(viewModel.loadStates.value.refresh == .idle)
+        #expect(viewModel.lastError.value == nil)
+    }
+
+    @Test func anUnchangedFeedCostsOneCheckAndNoPageRequest() {
+        let feed = ScriptedFeed(ids: Array(1 ... 6), size: 3)
+        let (viewModel, _) = loaded(feed, pages: 2)
+        let requests = feed.requests
+        var checks = 0
+        let itemsSent = Recorder(viewModel.items.signal)
+        viewModel.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap), ifChanged: Producer { observer, _ in
+            checks += 1
+            observer.send(value: false)
+            observer.sendCompleted()
+        })
+        #expect(checks == 1)
+        #expect(feed.requests == requests)
+        #expect(itemsSent.count == 0)
+        #expect(viewModel.loadStates.value.refresh == .idle)
+    }
+
+    @Test func aChangedFeedAfterTheCheckRefreshes() {
+        let feed = ScriptedFeed(ids: Array(1 ... 6), size: 3)
+        let (viewModel, replayer) = loaded(feed, pages: 2)
+        feed.edit { $0.insert(FeedPost(id: 0), at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap), ifChanged: Producer(value: true))
+        #expect(ids(viewModel) == [0, 1, 2, 3, 4, 5, 6])
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+}
+
+@Suite("16-17. Merge on top, gaps, reload all")
+struct MergeOnTopTests {
+    @Test func newItemsGoAboveTheOverlapAndHeldItemsThatCameBackAreUpdatedInPlace() {
+        let feed = ScriptedFeed(ids: Array(1 ... 9), size: 3)
+        let (viewModel, replayer) = loaded(feed, pages: 3)
+        feed.edit { posts in
+            posts.insert(contentsOf: [FeedPost(id: 20), FeedPost(id: 21)], at: 0)
+            posts[2].likes = 5  // post 1, which the first fresh page brings back
+        }
+        let changes = Recorder(viewModel.changes)
+        viewModel.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap))
+        #expect(ids(viewModel) == [20, 21, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+        #expect(viewModel.items.value[2].likes == 5)
+        #expect(viewModel.gap.value == nil)
+        #expect(changes.values.contains(.inserted(0 ..< 2)))
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    @Test func heldItemsAboveTheOverlapThatTheFeedNoLongerHasAreRemoved() {
+        let feed = ScriptedFeed(ids: Array(1 ... 9), size: 3)
+        let (viewModel, replayer) = loaded(feed, pages: 3)
+        feed.edit { posts in
+            posts.removeFirst(2)
+            posts.insert(FeedPost(id: 30), at: 0)
+        }
+        viewModel.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap))
+        #expect(ids(viewModel) == [30, 3, 4, 5, 6, 7, 8, 9])
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    @Test func noOverlapWithinTheBudgetKeepsTheHeldItemsBelowAReportedGap() {
+        let feed = ScriptedFeed(ids: Array(1 ... 6), size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 3)
+        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        #expect(ids(viewModel) == [100, 101, 102, 103, 1, 2, 3, 4, 5, 6])
+        #expect(viewModel.gap.value == 4)
+        viewModel.fillGap()
+        #expect(ids(viewModel) == [100, 101, 102, 103, 104, 105, 1, 2, 3, 4, 5, 6])
+        #expect(viewModel.gap.value == nil)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    @Test func noOverlapWithReplaceDropsTheHeldItems() {
+        let feed = ScriptedFeed(ids: Array(1 ... 6), size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 3)
+        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .replace))
+        #expect(ids(viewModel) == [100, 101, 102, 103])
+        #expect(viewModel.gap.value == nil)
+        #expect(!viewModel.exhausted.value)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    @Test func aSecondGapDropsTheItemsBelowTheFirst() {
+        let feed = ScriptedFeed(ids: Array(1 ... 4), size: 2)
+        let (viewModel, _) = loaded(feed, pages: 2)
+        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        #expect(ids(viewModel) == [100, 101, 1, 2, 3, 4])
+        feed.edit { $0.insert(contentsOf: (200 ..< 204).map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        #expect(ids(viewModel) == [200, 201, 100, 101])
+        #expect(viewModel.gap.value == 2)
+    }
+
+    @Test func reloadAllEndsWithExactlyTheReloadedPagesContent() {
+        let feed = ScriptedFeed(ids: Array(1 ... 9), size: 3)
+        let (viewModel, replayer) = loaded(feed, pages: 2)
+        feed.edit { posts in
+            let moved = posts.remove(at: 4)  // 5 moves to the top
+            posts.insert(moved, at: 0)
+            posts.remove(at: 2)              // 2 is deleted
+            posts.insert(FeedPost(id: 50), at: 3)
+        }
+        let changes = Recorder(viewModel.changes)
+        viewModel.refresh(.reloadAll)
+        #expect(ids(viewModel) == Array(feed.ids.prefix(6)))
+        #expect(changes.values.contains { if case .moved = $0 { true } else { false } })
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    @Test func batchPatchesAreOneTransitionWithOneUpdatedChange() {
+        let feed = ScriptedFeed(ids: Array(1 ... 6), size: 3)
+        let (viewModel, replayer) = loaded(feed, pages: 2)
+        let changes = Recorder(viewModel.changes)
+        let sends = Recorder(viewModel.items.signal)
+        viewModel.update([(5, 50), (2, 20), (99, 1)], id: { $0.0 }, apply: { item, patch in item.likes = patch.1 })
+        #expect(sends.count == 1)
+        #expect(changes.values == [.updated([1, 4])])
+        #expect(viewModel.items.value.map(\.likes) == [0, 20, 0, 0, 50, 0])
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+}

@@ -339,12 +339,12 @@ where Item.ID: Sendable {
                 ? position.sides.ledger(opposite: position.side)?.mirroredOrdinals(of: ids) : nil
             let ordinals = ids.indices.map { earlier[$0] ?? keptOrdinals[ids[$0]] ?? opposite?[$0] }
             let last = shown - 1
-            // Opened in the middle, what lies beyond this side's start (by position, or shown by the other
-            // side) is the other side's ground, and the first item after it has an edge before it.
-            let ground = position.opensInMiddle ? otherGround(in: request, ordinals, window.count) : nil
+            // Opened in the middle, what lies beyond this side's start is the other side's ground, and the
+            // first item after it has an edge before it.
+            let ground = position.opensInMiddle ? otherGround(in: request, window.count) : nil
             frontier = ground?.frontier ?? -1
             let candidates = Self.candidates(in: ordinals, edge: ground?.edge ?? (startsAtEdge ? 0 : nil),
-                                             atStart: position.opensInMiddle)
+                                             nearEdge: ground?.edge)
             // A candidate is trusted when it is strong — a tight run (ordinals close together, as items shown
             // one after the other are) that reaches the item shown last or holds three or more items — or
             // when it sits where its ordinal says it should: as high as deletions above may have pulled it,
@@ -496,10 +496,11 @@ where Item.ID: Sendable {
         /// before it (shown, earlier) or by an edge: the top of the feed, or the end of the other side's
         /// ground in a list opened in the middle (`edge`: the window index just after it; `nil`: none in
         /// the window). An item shown before that follows an unread item is never the first of a run: it
-        /// was re-ranked downwards. With `atStart` (a list opened in the middle), one of the side's first items
-        /// (ordinal `tightStep` or below: the start page's edge, give or take deleted items) also begins a run
-        /// whatever precedes it: the other side's ground may lie there after the feed moved.
-        static func candidates(in ordinals: [Int?], edge: Int?, atStart: Bool = false) -> [Candidate] {
+        /// was re-ranked downwards. With `nearEdge` (a list opened in the middle whose window reaches the other
+        /// side's ground: the index where this side's begins), one of the side's first items (ordinal
+        /// `tightStep` or below: the start page's edge, give or take deleted items) within `tightStep` of it
+        /// also begins a run whatever precedes it: the feed may have moved the other side's ground there.
+        static func candidates(in ordinals: [Int?], edge: Int?, nearEdge: Int? = nil) -> [Candidate] {
             var candidates: [Candidate] = []
             var index = 0
             while index < ordinals.count {
@@ -508,7 +509,8 @@ where Item.ID: Sendable {
                     continue
                 }
                 let confirmedBefore = index > 0 && ordinals[index - 1].map({ $0 < ordinal }) ?? false
-                let beginsAtStart = !confirmedBefore && index != edge && atStart && (0 ... Candidate.tightStep).contains(ordinal)
+                let beginsAtStart = !confirmedBefore && index != edge && (0 ... Candidate.tightStep).contains(ordinal)
+                    && nearEdge.map { abs(index - $0) <= Candidate.tightStep } ?? false
                 guard confirmedBefore || index == edge || beginsAtStart else {
                     index += 1
                     continue
@@ -529,17 +531,17 @@ where Item.ID: Sendable {
 
         /// In a list opened in the middle, where a window (the answer to `request`, `count` items) meets
         /// the other side's ground: beyond the start page's outer edge by position (above the start
-        /// position going down, below the start page going up), or shown by the other side. `frontier`:
-        /// the index of the last item there (-1: none); `edge`: the index of the first item after it, when
-        /// the window reaches that ground (`nil`: it begins on this side's).
-        private func otherGround(in request: Request, _ ordinals: [Int?], _ count: Int) -> (frontier: Int, edge: Int?) {
+        /// position going down, below the start page going up). `frontier`: the index of the last item
+        /// there (-1: none); `edge`: the index of the first item after it, when the window reaches that
+        /// ground (`nil`: it begins on this side's). An item the other side showed, found further in, was
+        /// re-ranked: it moves no frontier.
+        private func otherGround(in request: Request, _ count: Int) -> (frontier: Int, edge: Int?) {
             // Going down, positions count from the top of the feed; going up, from the start page's top
             // item upwards, so the start page's items stand at -c ..< 0.
             let startEdge = position.side == .below ? position.base : -position.ledger.count(before: 1)
             let byPosition = startEdge - request.offset - 1
-            let shownOpposite = ordinals.lastIndex { ($0 ?? 0) < 0 } ?? -1
-            let frontier = max(min(byPosition, count - 1), shownOpposite, -1)
-            return (frontier, byPosition >= -1 || shownOpposite >= 0 ? frontier + 1 : nil)
+            let frontier = max(min(byPosition, count - 1), -1)
+            return (frontier, byPosition >= -1 ? frontier + 1 : nil)
         }
 
         /// Counts the unread items before the anchor (each once along recent pages): they rank above items

@@ -85,6 +85,6 @@ extension FeedServer {
 
 /// Waits (a bounded poll, a safety net) until `condition` holds.
 func eventually(_ condition: @Sendable () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(20)
+    let deadline = ContinuousClock.now + .seconds(60)
     while try await !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
 }

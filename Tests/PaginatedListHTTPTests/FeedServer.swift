@@ -75,7 +75,7 @@ final class FeedServer: Sendable {
     func control(_ command: String) async throws -> [String: Any] {
         var request = URLRequest(url: url("/control/\(command)"))
         request.httpMethod = "POST"
-        request.timeoutInterval = 10
+        request.timeoutInterval = 60
         let (data, _) = try await URLSession.shared.data(for: request)
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
@@ -88,7 +88,7 @@ final class FeedServer: Sendable {
 
     /// Waits (polling the log, at most `timeout`) until the request tagged `tag` is no longer pending;
     /// returns its outcomes. A safety net, not an assertion: the outcome is what the test checks.
-    func settledOutcomes(tag: String, timeout: Duration = .seconds(10)) async throws -> [String] {
+    func settledOutcomes(tag: String, timeout: Duration = .seconds(60)) async throws -> [String] {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {
@@ -136,7 +136,7 @@ struct FeedItem: Decodable, Identifiable, Equatable, Sendable {
 /// both seen, whichever thread delivers them.
 @discardableResult
 func loadNextPage<Item: Sendable>(
-    _ list: PaginatedListViewModel<Item, HTTPError>, timeout: Duration = .seconds(15)
+    _ list: PaginatedListViewModel<Item, HTTPError>, timeout: Duration = .seconds(60)
 ) async -> PaginatedListState<HTTPError>? {
     let (states, continuation) = AsyncStream.makeStream(of: PaginatedListState<HTTPError>.self)
     let observation = list.state.signal.observeValues { continuation.yield($0) }

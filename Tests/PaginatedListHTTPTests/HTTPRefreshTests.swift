@@ -66,9 +66,9 @@ enum CheckedRefresh: String, CaseIterable, Sendable, CustomTestStringConvertible
     private func refreshing<Item: Sendable>(
         _ list: PaginatedListViewModel<Item, HTTPError>, _ start: () -> Void
     ) async -> LoadState<HTTPError>? {
-        let state = await refreshEnd(list, start)
+        let states = await untilLoadEnds(list.loadStates.signal, isLoading: \.refresh.isLoading, timeout: .seconds(15), start)
         await delivered()
-        return state
+        return states?.refresh
     }
 
     /// Waits until every transition the lists' scheduler is delivering has been delivered.
@@ -82,7 +82,8 @@ enum CheckedRefresh: String, CaseIterable, Sendable, CustomTestStringConvertible
                                   paging: style.paging)
     }
 
-    /// A list of `style`'s source with `pages` pages loaded, and the number of requests that took.
+    /// A list of `style`'s source (and the source) with `pages` pages loaded: posts 1...5·pages, one
+    /// request a page.
     private func loadedList(
         _ style: RefreshStyle, pages: Int, retry: AutomaticRetry? = nil
     ) async throws -> (PaginatedListViewModel<LikedPost, HTTPError>, HTTPPageSource<LikedPost>) {
@@ -348,37 +349,6 @@ enum CheckedRefresh: String, CaseIterable, Sendable, CustomTestStringConvertible
 }
 
 // MARK: - Helpers
-
-/// Calls `start` (which starts a refresh or `fillGap()`) and waits until the refresh it started ends (at
-/// most `timeout`, a safety net); returns `loadStates.refresh` then, or `nil` if none started or it did not
-/// end in time. The observer is attached before the call, so both the `.loading` and the end are seen.
-/// The transition that ended it may still be delivering to later observers when this returns.
-func refreshEnd<Item: Sendable>(
-    _ list: PaginatedListViewModel<Item, HTTPError>, timeout: Duration = .seconds(15), _ start: () -> Void
-) async -> LoadState<HTTPError>? {
-    let (states, continuation) = AsyncStream.makeStream(of: LoadState<HTTPError>.self)
-    let observation = list.loadStates.signal.observeValues { continuation.yield($0.refresh) }
-    defer { observation?.dispose() }
-    start()
-    return await withTaskGroup(of: LoadState<HTTPError>?.self) { group in
-        group.addTask {
-            var started = false
-            for await state in states {
-                if state.isLoading { started = true } else if started { return state }
-            }
-            return nil
-        }
-        group.addTask {
-            try? await Task.sleep(for: timeout)
-            continuation.finish()
-            return nil
-        }
-        let first = await group.next() ?? nil
-        continuation.finish()
-        group.cancelAll()
-        return first
-    }
-}
 
 /// Records a view model's `changes` and mirrors its list from them alone (each change read against the
 /// `items` snapshot of its transition, as a view does). A change that does not fit the mirror is

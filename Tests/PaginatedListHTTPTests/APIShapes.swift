@@ -70,6 +70,8 @@ struct LoggedRequest: Sendable {
     let query: [String: String]
     let time: Double
     let status: Int?
+    /// Whether it carried `If-None-Match` or `If-Modified-Since`.
+    let conditional: Bool
 }
 
 extension FeedServer {
@@ -78,7 +80,8 @@ extension FeedServer {
         let log = try await control("log")
         return (log["requests"] as? [[String: Any]] ?? []).map {
             LoggedRequest(path: $0["path"] as? String ?? "", query: $0["query"] as? [String: String] ?? [:],
-                          time: $0["time"] as? Double ?? -1, status: $0["status"] as? Int)
+                          time: $0["time"] as? Double ?? -1, status: $0["status"] as? Int,
+                          conditional: $0["conditional"] as? Bool ?? false)
         }
     }
 }

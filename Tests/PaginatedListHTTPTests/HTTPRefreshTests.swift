@@ -66,7 +66,7 @@ enum CheckedRefresh: String, CaseIterable, Sendable, CustomTestStringConvertible
     private func refreshing<Item: Sendable>(
         _ list: PaginatedListViewModel<Item, HTTPError>, _ start: () -> Void
     ) async -> LoadState<HTTPError>? {
-        let states = await untilLoadEnds(list.loadStates.signal, isLoading: \.refresh.isLoading, timeout: .seconds(15), start)
+        let states = await untilLoadEnds(list.loadStates.signal, isLoading: \.refresh.isLoading, timeout: .seconds(60), start)
         await delivered()
         return states?.refresh
     }

@@ -3,14 +3,24 @@ import Signals
 /// An array served as a paged source (the Slippers "array-simulated paging"): for previews, demos and tests.
 ///
 /// Page *k* (from 0) holds `items[k * pageSize ..< (k + 1) * pageSize]`; the page holding the last item
-/// (or the first page of an empty array) is the last. With a `scheduler`, each page (or injected failure)
+/// (or the first page of an empty array) is the last.
+///
+/// **Start.** The list opens at the page holding item `start` (0 by default: the first page). That page
+/// carries the page before it as its `previous`, and so does each page loaded through it, up to page 0,
+/// which has none: `loadPreviousPage()` scrolls up to the top. Pages loaded through `previous` carry no
+/// `next` (the page after each is already held, below it). A `start` past the last item opens at the last
+/// page; a negative one at the first.
+///
+/// With a `scheduler`, each page (or injected failure)
 /// is delivered `latency` after its producer starts, on that scheduler; interrupting the run (the view
 /// model's `reset()`) cancels the scheduled delivery. Without one, pages are delivered at once, inside
 /// `start`.
 ///
 /// `failure(pageIndex, attempt)` may inject a failure: it is asked on every start of a page's producer,
 /// with `attempt` counting the starts of that page in the current chain (1 for the first); return `nil`
-/// to deliver the page. When `Item` is `Identifiable`, items an earlier page delivered are dropped.
+/// to deliver the page; `pageIndex` counts from the array's first page, whichever page the list opens at.
+/// When `Item` is `Identifiable`, items an earlier page delivered, on either side of the start page, are
+/// dropped.
 ///
 /// Each call of `firstPage()` starts a fresh chain (fresh attempt counts, fresh de-duplication).
 public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependency, Sendable {
@@ -25,39 +35,56 @@ public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependen
     public let latency: Duration
     /// Where pages are delivered after `latency`; `nil` delivers them at once.
     public let scheduler: (any DateScheduler)?
+    /// The index of the item the list opens at (clamped to the array): its page is the first one loaded.
+    public let start: Int
     private let failure: FailureInjection?
     private let deduplication: @Sendable () -> Deduplication<Item>
 
-    /// Serves `items` in pages of `pageSize`, after `latency` on `scheduler` if given, failing where
-    /// `failure` says so. Keeps every item (items are not `Identifiable`).
+    /// Serves `items` in pages of `pageSize`, opening at the page that holds item `start`, after `latency`
+    /// on `scheduler` if given, failing where `failure` says so. Keeps every item (items are not
+    /// `Identifiable`).
+    ///
+    /// - Parameter start: the index of the item the list opens at: its page is the first loaded, the pages
+    ///   above come through `Page.previous`. Clamped to `0 ..< items.count`.
     public init(
-        _ items: [Item], pageSize: Int, latency: Duration = .zero, on scheduler: (any DateScheduler)? = nil,
-        failure: FailureInjection? = nil
+        _ items: [Item], pageSize: Int, start: Int = 0, latency: Duration = .zero,
+        on scheduler: (any DateScheduler)? = nil, failure: FailureInjection? = nil
     ) {
-        self.init(items, pageSize: pageSize, latency: latency, on: scheduler, failure: failure,
+        self.init(items, pageSize: pageSize, start: start, latency: latency, on: scheduler, failure: failure,
                   deduplication: { .none })
     }
 
     init(
-        _ items: [Item], pageSize: Int, latency: Duration, on scheduler: (any DateScheduler)?,
+        _ items: [Item], pageSize: Int, start: Int, latency: Duration, on scheduler: (any DateScheduler)?,
         failure: FailureInjection?, deduplication: @escaping @Sendable () -> Deduplication<Item>
     ) {
         precondition(pageSize > 0, "ArraySource: pageSize must be positive")
         self.items = items
         self.pageSize = pageSize
+        self.start = min(max(start, 0), max(items.count - 1, 0))
         self.latency = latency
         self.scheduler = scheduler
         self.failure = failure
         self.deduplication = deduplication
     }
 
-    /// The first page of a fresh chain.
+    /// The first page of a fresh chain: the page holding item `start`.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(0, deduplication(), AttemptCounter())
+        page(start / pageSize, deduplication(), AttemptCounter(), role: .start)
+    }
+
+    /// How a page was reached: which of its neighbours it carries.
+    private enum Role {
+        /// The page the list opens at: the pages on both sides.
+        case start
+        /// Through `next`: the page after it.
+        case below
+        /// Through `previous`: the page before it.
+        case above
     }
 
     private func page(
-        _ index: Int, _ deduplication: Deduplication<Item>, _ attempts: AttemptCounter
+        _ index: Int, _ deduplication: Deduplication<Item>, _ attempts: AttemptCounter, role: Role
     ) -> Producer<Page<Item, Failure>, Failure> {
         let start = min(index * pageSize, items.count)
         let end = min(start + pageSize, items.count)
@@ -84,20 +111,33 @@ public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependen
         }
         return delivery.map { [self] items in
             let admission = deduplication.admit(items)
-            return Page(items: admission.kept, next: isLast ? nil : page(index + 1, admission.next, attempts),
+            let next = isLast || role == .above ? nil : page(index + 1, admission.onward, attempts, role: .below)
+            var previous: Producer<Page<Item, Failure>, Failure>?
+            if index > 0 {
+                switch role {
+                case .start: previous = page(index - 1, admission.above ?? .none, attempts, role: .above)
+                case .above: previous = page(index - 1, admission.onward, attempts, role: .above)
+                case .below: previous = nil
+                }
+            }
+            return Page(items: admission.kept, previous: previous, next: next,
                         diagnostics: .init(droppedDuplicates: admission.dropped))
         }
     }
 }
 
 extension ArraySource where Item: Identifiable, Item.ID: Sendable {
-    /// Serves `items` in pages of `pageSize`, after `latency` on `scheduler` if given, failing where
-    /// `failure` says so; drops items an earlier page of the chain delivered (by `id`).
+    /// Serves `items` in pages of `pageSize`, opening at the page that holds item `start`, after `latency`
+    /// on `scheduler` if given, failing where `failure` says so; drops items an earlier page of the chain
+    /// delivered (by `id`), on either side of the start page.
+    ///
+    /// - Parameter start: the index of the item the list opens at: its page is the first loaded, the pages
+    ///   above come through `Page.previous`. Clamped to `0 ..< items.count`.
     public init(
-        _ items: [Item], pageSize: Int, latency: Duration = .zero, on scheduler: (any DateScheduler)? = nil,
-        failure: FailureInjection? = nil
+        _ items: [Item], pageSize: Int, start: Int = 0, latency: Duration = .zero,
+        on scheduler: (any DateScheduler)? = nil, failure: FailureInjection? = nil
     ) {
-        self.init(items, pageSize: pageSize, latency: latency, on: scheduler, failure: failure,
+        self.init(items, pageSize: pageSize, start: start, latency: latency, on: scheduler, failure: failure,
                   deduplication: { .byIdentity })
     }
 }

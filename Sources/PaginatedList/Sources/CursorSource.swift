@@ -1,11 +1,25 @@
 import Signals
 
-/// A page source for servers that page by cursor: each response names the cursor of the next page.
+/// A page source for servers that page by cursor: each response names the cursor of the next page, and
+/// may name the cursor of the page before it.
 ///
-/// The first page is fetched with `fetch(nil)`, each later one with the cursor the previous response
-/// gave; a response with a `nil` `nextCursor` is the last page. When `Item` is `Identifiable` the source
-/// drops items an earlier page of the same chain delivered (reported as
-/// `.sourceCorrection(.duplicatesDropped(count:))`).
+/// The first page is fetched with `fetch(start)` (`nil` by default: the top of the list), each later one
+/// with the cursor the previous response gave; a response with a `nil` `nextCursor` is the last page.
+/// When `Item` is `Identifiable` the source drops items an earlier page of the same chain delivered, on
+/// either side of the first page (reported as `.sourceCorrection(.duplicatesDropped(count:))`).
+///
+/// **Both ways.** A response's `previousCursor` makes the page it came with carry the page before it as
+/// its `previous`: `loadPreviousPage()` fetches `fetch(previousCursor)`, and so on up while responses give
+/// one. So a list opened at a `start` cursor (a deep link, a chat's first unread message) grows both
+/// ways. Pages loaded through `previous` carry no `next` (the page after each is already held, below it).
+/// `fetch` gets the cursor as the API gave it: an API that pages backwards with another parameter
+/// (`?before=` rather than `?after=`) needs a cursor that says which (an enum), made by `fetch` itself.
+///
+/// **Never loops.** A response whose `nextCursor` (or `previousCursor`) is the very cursor it was fetched
+/// with, on a page that brought nothing new (no items, or only items delivered before), would fetch the
+/// same page for ever: when `Cursor` is `Equatable`, the source ends the list in that direction there
+/// instead (the page is the last, or the top). A repeated cursor on a page with new items is followed (a
+/// server may re-issue a cursor whose item moved).
 ///
 /// Each call of `firstPage()` starts a fresh chain. Every page producer is cold and independent: starting
 /// it again (a retry) fetches the same cursor again. `fetch` may answer on any thread; its run is disposed
@@ -14,36 +28,83 @@ public struct CursorSource<Item: Sendable, Cursor: Sendable, Failure: Error>: Pa
     /// Fetches the page at `cursor` (`nil`: the first page).
     public typealias Fetch = @Sendable (_ cursor: Cursor?) -> Producer<CursorResponse<Item, Cursor>, Failure>
 
+    /// The cursor of the page the list opens at (`nil`: the first page of the list).
+    public let start: Cursor?
     private let fetch: Fetch
     private let deduplication: @Sendable () -> Deduplication<Item>
 
-    /// A source fetching pages with `fetch`; keeps every item the server sends.
-    public init(fetch: @escaping Fetch) {
-        self.init(fetch: fetch, deduplication: { .none })
+    /// A source fetching pages with `fetch`, opening at the page of `start` (`nil`: the first page); keeps
+    /// every item the server sends.
+    ///
+    /// - Parameter start: the cursor of the page the list opens at; the pages before it come through
+    ///   the responses' `previousCursor`.
+    public init(start: Cursor? = nil, fetch: @escaping Fetch) {
+        self.init(start: start, fetch: fetch, deduplication: { .none })
     }
 
-    init(fetch: @escaping Fetch, deduplication: @escaping @Sendable () -> Deduplication<Item>) {
+    init(start: Cursor?, fetch: @escaping Fetch, deduplication: @escaping @Sendable () -> Deduplication<Item>) {
+        self.start = start
         self.fetch = fetch
         self.deduplication = deduplication
     }
 
-    /// The first page of a fresh chain: fetches `fetch(nil)` when started.
+    /// The first page of a fresh chain: fetches `fetch(start)` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(at: nil, deduplication())
+        page(at: start, deduplication(), role: .start)
     }
 
-    private func page(at cursor: Cursor?, _ deduplication: Deduplication<Item>) -> Producer<Page<Item, Failure>, Failure> {
+    /// How a page was reached: which of its neighbours it carries.
+    private enum Role {
+        /// The page the list opens at: the pages on both sides.
+        case start
+        /// Through `next`: the page after it.
+        case below
+        /// Through `previous`: the page before it.
+        case above
+    }
+
+    private func page(
+        at cursor: Cursor?, _ deduplication: Deduplication<Item>, role: Role
+    ) -> Producer<Page<Item, Failure>, Failure> {
         Producer.deferred { [fetch] in fetch(cursor) }.map { [self] response in
             let admission = deduplication.admit(response.items)
-            let next = response.nextCursor.map { page(at: $0, admission.next) }
-            return Page(items: admission.kept, next: next, diagnostics: .init(droppedDuplicates: admission.dropped))
+            let diagnostics = [PaginatedListDiagnostic](droppedDuplicates: admission.dropped)
+            let stalls = admission.kept.isEmpty
+            let before = Self.onward(response.previousCursor, from: cursor, stalls: stalls)
+            if role == .above {
+                return Page(items: admission.kept, previous: before.map { page(at: $0, admission.onward, role: .above) },
+                            next: nil, diagnostics: diagnostics)
+            }
+            let previous = role == .start ? before.map { page(at: $0, admission.above ?? .none, role: .above) } : nil
+            let next = Self.onward(response.nextCursor, from: cursor, stalls: stalls)
+                .map { page(at: $0, admission.onward, role: .below) }
+            return Page(items: admission.kept, previous: previous, next: next, diagnostics: diagnostics)
         }
+    }
+
+    /// `cursor`, unless it is the cursor the page was fetched with and the page `stalls` (brought nothing
+    /// new): then following it would fetch the same page again (`Equatable` cursors only).
+    private static func onward(_ cursor: Cursor?, from current: Cursor?, stalls: Bool) -> Cursor? {
+        guard let cursor else { return nil }
+        if stalls, let current, let equatable = cursor as? any Equatable, equatable.isEqual(to: current) { return nil }
+        return cursor
     }
 }
 
 extension CursorSource where Item: Identifiable, Item.ID: Sendable {
-    /// A source fetching pages with `fetch` that drops items an earlier page of the chain delivered (by `id`).
-    public init(fetch: @escaping Fetch) {
-        self.init(fetch: fetch, deduplication: { .byIdentity })
+    /// A source fetching pages with `fetch`, opening at the page of `start` (`nil`: the first page), that
+    /// drops items an earlier page of the chain delivered (by `id`), on either side of the first page.
+    ///
+    /// - Parameter start: the cursor of the page the list opens at; the pages before it come through
+    ///   the responses' `previousCursor`.
+    public init(start: Cursor? = nil, fetch: @escaping Fetch) {
+        self.init(start: start, fetch: fetch, deduplication: { .byIdentity })
+    }
+}
+
+extension Equatable {
+    /// Whether `other` is a value of this type equal to this one.
+    fileprivate func isEqual(to other: Any) -> Bool {
+        (other as? Self) == self
     }
 }

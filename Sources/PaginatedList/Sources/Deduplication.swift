@@ -1,46 +1,93 @@
 /// How a page chain drops items an earlier page of the same chain already delivered.
 ///
-/// A value stands at one page of a chain: `admit` filters that page's items and returns the value the
-/// next page stands at. `.none` keeps everything; `byID` keeps a `SeenIDs` ledger shared along the chain
-/// (see there for why every start of a page's producer sees the same thing). O(page) per page.
+/// A value stands at one page of a chain: `admit` filters that page's items and returns the values the
+/// pages around it stand at. `.none` keeps everything; `byID` keeps a `SeenIDs` ledger shared along the
+/// chain (see there for why every start of a page's producer sees the same thing). O(page) per page.
+///
+/// **Both ways.** A chain starts at a page that may have pages above it as well as below (a list opened
+/// in the middle). Each side keeps its own ledger, the start page recorded at the bottom of both: a page
+/// below the start checks the start page and the pages between, a page above it the same upwards, and
+/// each also checks what the other side delivered (`ChainSides`), so no ID is delivered twice across
+/// the start either.
 struct Deduplication<Item>: Sendable {
-    /// What `admit` returns: the items to deliver, how many were dropped, and the next page's state.
+    /// What `admit` returns: the items to deliver, how many were dropped, and where the next pages stand.
     struct Admission {
         let kept: [Item]
         let dropped: Int
-        let next: Deduplication<Item>
+        /// Where the page one step further from the start page stands, on this page's side: below, for
+        /// the start page and the pages below it; above, for the pages above it.
+        let onward: Deduplication<Item>
+        /// For the start page: where the page above it stands. `nil` for every other page.
+        let above: Deduplication<Item>?
+    }
+
+    private let run: @Sendable ([Item]) -> Admission
+
+    private init(_ run: @escaping @Sendable ([Item]) -> Admission) {
+        self.run = run
     }
 
     /// Filters a page's items (in order) against earlier pages and against each other.
-    let admit: @Sendable ([Item]) -> Admission
+    func admit(_ items: [Item]) -> Admission {
+        run(items)
+    }
 
     /// Keeps every item.
     static var none: Deduplication {
-        Deduplication { items in Admission(kept: items, dropped: 0, next: .none) }
+        Deduplication { items in Admission(kept: items, dropped: 0, onward: .none, above: Deduplication.none) }
     }
 
-    /// Drops items whose `id` an earlier page (or an earlier item of the same page) delivered; a fresh ledger.
+    /// Drops items whose `id` an earlier page (or an earlier item of the same page) delivered; fresh
+    /// ledgers. The value stands at the start page.
     static func byID<ID: Hashable & Sendable>(_ id: @escaping @Sendable (Item) -> ID) -> Deduplication {
-        at(SeenIDs<ID>(), generation: 0, id: id)
-    }
-
-    private static func at<ID: Hashable & Sendable>(
-        _ ledger: SeenIDs<ID>, generation: Int, id: @escaping @Sendable (Item) -> ID
-    ) -> Deduplication {
-        Deduplication { items in
+        let sides = ChainSides<ID>()
+        let (below, above) = (SeenIDs<ID>(), SeenIDs<ID>())
+        return Deduplication { items in
             let ids = items.map(id)
-            let earlier = ledger.ordinals(of: ids, before: generation)
             var kept: [Item] = []
             var keptIDs: [ID] = []
             var inPage = Set<ID>(minimumCapacity: ids.count)
             kept.reserveCapacity(items.count)
-            for index in items.indices where earlier[index] == nil && inPage.insert(ids[index]).inserted {
+            for index in items.indices where inPage.insert(ids[index]).inserted {
                 kept.append(items[index])
                 keptIDs.append(ids[index])
             }
-            let (nextLedger, nextGeneration) = ledger.record(keptIDs, at: generation)
-            return Admission(kept: kept, dropped: items.count - kept.count,
-                             next: at(nextLedger, generation: nextGeneration, id: id))
+            // The start page is the bottom of both sides' ledgers (a restart of it forks them).
+            let (aboveLedger, aboveGeneration) = above.record(keptIDs, at: 0)
+            return sides.admit(on: .below) { _ in
+                let (ledger, generation) = below.record(keptIDs, at: 0)
+                let admission = Admission(
+                    kept: kept, dropped: items.count - kept.count,
+                    onward: at(ledger, generation: generation, side: .below, sides: sides, id: id),
+                    above: at(aboveLedger, generation: aboveGeneration, side: .above, sides: sides, id: id))
+                return (admission, ledger)
+            }
+        }
+    }
+
+    private static func at<ID: Hashable & Sendable>(
+        _ ledger: SeenIDs<ID>, generation: Int, side: ChainSides<ID>.Side, sides: ChainSides<ID>,
+        id: @escaping @Sendable (Item) -> ID
+    ) -> Deduplication {
+        Deduplication { items in
+            let ids = items.map(id)
+            return sides.admit(on: side) { deliveredOpposite in
+                let earlier = ledger.ordinals(of: ids, before: generation)
+                var kept: [Item] = []
+                var keptIDs: [ID] = []
+                var inPage = Set<ID>(minimumCapacity: ids.count)
+                kept.reserveCapacity(items.count)
+                for index in items.indices
+                where earlier[index] == nil && !deliveredOpposite(ids[index]) && inPage.insert(ids[index]).inserted {
+                    kept.append(items[index])
+                    keptIDs.append(ids[index])
+                }
+                let (nextLedger, nextGeneration) = ledger.record(keptIDs, at: generation)
+                let admission = Admission(
+                    kept: kept, dropped: items.count - kept.count,
+                    onward: at(nextLedger, generation: nextGeneration, side: side, sides: sides, id: id), above: nil)
+                return (admission, nextLedger)
+            }
         }
     }
 }

@@ -161,7 +161,7 @@ where Item.ID: Sendable {
         if progress.missing > 0 { diagnostics.append(.sourceCorrection(.missingItemsSkipped(count: progress.missing))) }
         diagnostics += .init(droppedDuplicates: admission.dropped)
         let next = progress.isAtEnd ? nil
-            : Position(ids: progress.position.ids, index: progress.index, deduplication: admission.next,
+            : Position(ids: progress.position.ids, index: progress.index, deduplication: admission.onward,
                        growth: progress.growth)
         return Outcome(items: admission.kept, next: next, diagnostics: diagnostics)
     }

@@ -56,6 +56,9 @@ where Item.ID: Sendable {
 
     /// The number of items a page should hold.
     public let limit: Int
+    /// The feed position (from 0) the list opens at: the first page is the window there, and the pages
+    /// above it come through `Page.previous`.
+    public let start: Int
     /// How far the source looks, at most, beyond its usual window: around the expected position when it
     /// finds nothing it has shown, and how much a window grows after the feed moved under it.
     public let maxSearchDistance: Int
@@ -71,20 +74,26 @@ where Item.ID: Sendable {
     ///     keeps at most `limit`.
     ///   - maxSearchDistance: how far the window widens, at most, when searching (doubling from 1
     ///     position each way), and how much it grows, at most, after the feed moved under it.
-    ///   - maxRequestsPerPage: the most requests one page may make.
-    ///   - fetch: the request of at most `limit` items from a position of the feed.
-    public init(limit: Int, maxSearchDistance: Int = 64, maxRequestsPerPage: Int = 8, fetch: @escaping Fetch) {
+    ///   - start: the feed position the list opens at (0, the top, by default; a negative one is 0). The
+    ///     first page is the `limit` items there; the pages above it come through `Page.previous`, read
+    ///     upwards with the same corrections. A start past the end of the feed opens an empty list, with
+    ///     nothing before it.
+    public init(
+        limit: Int, start: Int = 0, maxSearchDistance: Int = 64, maxRequestsPerPage: Int = 8, fetch: @escaping Fetch
+    ) {
         precondition(limit > 0, "OffsetSource: limit must be positive")
         precondition(maxRequestsPerPage > 0, "OffsetSource: maxRequestsPerPage must be positive")
         self.limit = limit
+        self.start = max(0, start)
         self.maxSearchDistance = max(0, maxSearchDistance)
         self.maxRequestsPerPage = maxRequestsPerPage
         self.fetch = fetch
     }
 
-    /// The first page of a fresh chain: fetches `fetch(0, limit)` when started.
+    /// The first page of a fresh chain: fetches `fetch(start, limit)` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(at: Position(expected: 0, ledger: SeenIDs(), generation: 0, drift: Drift(), skipped: []))
+        page(at: Position(expected: start, ledger: SeenIDs(), generation: 0, drift: Drift(), skipped: [],
+                          side: .below, sides: ChainSides(), base: start))
     }
 
     // MARK: - The chain
@@ -107,12 +116,31 @@ where Item.ID: Sendable {
         /// Items reported as above the items shown by recent pages (so that a window that sees them again
         /// does not report them again).
         let skipped: Set<Item.ID>
+        /// Which way the page reads: down the feed (the start page and the pages below it), or up it.
+        let side: ChainSides<Item.ID>.Side
+        /// The chain's two sides (what the other side delivered).
+        let sides: ChainSides<Item.ID>
+        /// The position the list opened at. Going up, positions count upwards: position `p` is the feed's
+        /// position `base - 1 - p`, so the reading is the downward one over the feed upside down.
+        let base: Int
+
+        /// Whether the list opened below the top of the feed. Then each side reads the items the other side
+        /// showed as shown before its own (beyond its first item, in reading order), and what lies beyond
+        /// its first item that nobody showed yet is the other side's to read: never reported as skipped.
+        var opensInMiddle: Bool { base > 0 }
+
+        /// Whether this is the page the list opens at.
+        var isStart: Bool { side == .below && generation == 0 }
     }
 
     /// What one page's requests came to.
     struct Outcome: Sendable {
+        /// The page's items, in the order read (upwards, for a page above the start).
         let items: [Item]
+        /// Where the page one step further from the start, on the page's side, starts.
         let next: Position?
+        /// For the start page: where the page above it starts.
+        let above: Position?
         let diagnostics: [PaginatedListDiagnostic]
     }
 
@@ -123,7 +151,59 @@ where Item.ID: Sendable {
             request(progress, progress.nextRequest(), observer, lifetime)
         }
         .map { [self] outcome in
-            Page(items: outcome.items, next: outcome.next.map(page(at:)), diagnostics: outcome.diagnostics)
+            switch position.side {
+            case .below:
+                Page(items: outcome.items, previous: outcome.above.map(page(at:)), next: outcome.next.map(page(at:)),
+                     diagnostics: outcome.diagnostics)
+            case .above:
+                Page(items: outcome.items.reversed(), previous: outcome.next.map(page(at:)), next: nil,
+                     diagnostics: outcome.diagnostics)
+            }
+        }
+    }
+
+    /// A window as the page's reading sees it: in its positions (upside down, going up), with whether it
+    /// begins at an edge of the feed (the top going down, the bottom going up) and whether it reaches the
+    /// other one (the end going down, the top going up).
+    struct Sight {
+        let window: [Item]
+        let request: Progress.Request
+        let startsAtEdge: Bool
+        let reachesEnd: Bool
+    }
+
+    /// Fetches what `request` asks for and hands it over as the reading sees it. Going up, the request's
+    /// positions `r ..< r + l` are the feed's `base - r - l ..< base - r`, read from the bottom; a window
+    /// cut short by the bottom of the feed is re-aligned (its first item is the feed's last), one cut by
+    /// the top reaches the end.
+    private func fetchSight(
+        _ request: Progress.Request, of position: Position
+    ) -> Producer<Sight, Failure> {
+        guard position.side == .above else {
+            return fetch(request.offset, request.limit).map { window in
+                Sight(window: window, request: request, startsAtEdge: request.offset == 0,
+                      reachesEnd: window.count < request.limit)
+            }
+        }
+        let bottom = position.base - request.offset
+        let top = bottom - request.limit
+        guard bottom > 0 else {
+            // The whole window lies above the top of the feed: nothing there (as a window past the end).
+            return Producer(value: Sight(window: [], request: request, startsAtEdge: false, reachesEnd: true))
+        }
+        let from = max(0, top)
+        let asked = bottom - from
+        return fetch(from, asked).map { items in
+            let window = Array(items.prefix(asked).reversed())
+            guard window.count < asked, !window.isEmpty else {
+                return Sight(window: window, request: request, startsAtEdge: window.isEmpty && from == 0,
+                             reachesEnd: top <= 0)
+            }
+            // The feed ends above the window's bottom: its last item is the window's first.
+            let offset = position.base - from - window.count
+            let aligned = Progress.Request(offset: offset, limit: request.offset + request.limit - offset,
+                                           overlap: request.offset + request.overlap - offset)
+            return Sight(window: window, request: aligned, startsAtEdge: true, reachesEnd: top <= 0)
         }
     }
 
@@ -134,11 +214,12 @@ where Item.ID: Sendable {
         _ observer: Signal<Outcome, Failure>.Observer, _ lifetime: Lifetime
     ) {
         guard !lifetime.hasEnded else { return }
-        fetch(request.offset, request.limit).startFirst(in: lifetime) { [self] event in
+        fetchSight(request, of: progress.position).startFirst(in: lifetime) { [self] event in
             switch event {
-            case let .value(window):
+            case let .value(sight):
                 var progress = progress
-                switch progress.absorb(window, from: request) {
+                switch progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
+                                       reachesEnd: sight.reachesEnd) {
                 case let .request(next):
                     self.request(progress, next, observer, lifetime)
                 case let .finished(isLast):
@@ -208,6 +289,9 @@ where Item.ID: Sendable {
         /// The items this page reported as above.
         var skippedHere: Set<Item.ID> = []
         var outOfOrder = 0
+        /// In the last window, the index of the last item at or beyond this side's start (ordinal 0 or
+        /// below; -1: none): what precedes it is the other side's ground.
+        var frontier = -1
         var diagnostics: [PaginatedListDiagnostic] = []
 
         init(position: Position, limit: Int, maxSearchDistance: Int, maxRequestsPerPage: Int) {
@@ -229,16 +313,19 @@ where Item.ID: Sendable {
         func nextRequest() -> Request {
             guard shown > 0 else { return Request(offset: expected, limit: limit, overlap: 0) }
             let before = OffsetSource.overlap + drift.up + search
-            let offset = max(0, expected - before)
+            // Going up, positions below 0 are the items below the start: nothing to clamp.
+            let offset = position.side == .below ? max(0, expected - before) : expected - before
             let overlap = expected - offset
             return Request(offset: offset, limit: overlap + (limit - kept.count) + drift.down + search + reach,
                            overlap: overlap)
         }
 
-        /// Takes what `window` (the answer to `request`) adds, and says what to do next.
-        mutating func absorb(_ window: [Item], from request: Request) -> Step {
+        /// Takes what `window` (the answer to `request`) adds, and says what to do next. `startsAtEdge`:
+        /// the window begins at the edge of the feed the reading comes from (nothing precedes its first
+        /// item); `reachesEnd`: it reaches the edge the reading goes to (the page is the last that way).
+        mutating func absorb(_ window: [Item], from request: Request, startsAtEdge: Bool, reachesEnd: Bool) -> Step {
             requests += 1
-            let isShort = window.count < request.limit
+            let isShort = reachesEnd
             guard shown > 0 else {
                 finding = .anchored
                 return advance(consumed: keep(window, ordinals: window.map { _ in nil }, after: -1), of: window,
@@ -246,9 +333,18 @@ where Item.ID: Sendable {
             }
             let ids = window.map(\.id)
             let earlier = position.ledger.ordinals(of: ids, before: position.generation)
-            let ordinals = ids.indices.map { earlier[$0] ?? keptOrdinals[ids[$0]] }
+            // Opened in the middle, what the other side showed counts as shown before this side's first item
+            // (ordinals below 0, going away from the start).
+            let opposite = position.opensInMiddle
+                ? position.sides.ledger(opposite: position.side)?.mirroredOrdinals(of: ids) : nil
+            let ordinals = ids.indices.map { earlier[$0] ?? keptOrdinals[ids[$0]] ?? opposite?[$0] }
             let last = shown - 1
-            let candidates = Self.candidates(in: ordinals, atTop: request.offset == 0)
+            // Opened in the middle, what lies beyond this side's start is the other side's ground, and the
+            // first item after it has an edge before it.
+            let ground = position.opensInMiddle ? otherGround(in: request, window.count) : nil
+            frontier = ground?.frontier ?? -1
+            let candidates = Self.candidates(in: ordinals, edge: ground?.edge ?? (startsAtEdge ? 0 : nil),
+                                             nearEdge: ground?.edge)
             // A candidate is trusted when it is strong — a tight run (ordinals close together, as items shown
             // one after the other are) that reaches the item shown last or holds three or more items — or
             // when it sits where its ordinal says it should: as high as deletions above may have pulled it,
@@ -265,6 +361,8 @@ where Item.ID: Sendable {
             // The latest strong run wins; else the first trusted one, so that no unread item is skipped on
             // weaker evidence.
             if let anchor = strong.max(by: { $0.ordinal < $1.ordinal }) ?? trusted.first {
+                // A run that begins at one of this side's first items has the other side's ground before it.
+                if anchor.beginsAtStart { frontier = max(frontier, anchor.end - anchor.length) }
                 return anchored(after: anchor.end, reference: anchor.end, window, ordinals, request, isShort: isShort)
             }
             // No run confirms itself (every item shown near the place has an unread neighbour above it, say
@@ -291,16 +389,16 @@ where Item.ID: Sendable {
                 finding = .pushed
                 return .request(nextRequest())
             }
-            if request.offset == 0, isShort, !ordinals.contains(where: { $0 != nil }) {
+            if startsAtEdge, isShort, !ordinals.contains(where: { $0 != nil }) {
                 // The whole feed is in the window and nothing shown is left in it: everything is new.
                 finding = .anchored
-                return advance(consumed: keep(window, ordinals: ordinals, after: -1), of: window, at: request,
+                return advance(consumed: keep(window, ordinals: ordinals, after: frontier), of: window, at: request,
                                isShort: isShort)
             }
             if searchOrigin == nil { searchOrigin = expected }
             // An unconfirmed item shown before (the one shown last, if several) says where the source is,
             // when that is higher up: look there (reading more never skips anything).
-            if let index = ordinals.indices.max(by: { (ordinals[$0] ?? -1) < (ordinals[$1] ?? -1) }),
+            if let index = ordinals.indices.max(by: { (ordinals[$0] ?? .min) < (ordinals[$1] ?? .min) }),
                let ordinal = ordinals[index], requests < maxRequestsPerPage {
                 let end = request.offset + index + 1 + (last - ordinal)
                 if end < expected {
@@ -330,7 +428,13 @@ where Item.ID: Sendable {
             search = 0
             searchOrigin = nil
             finding = .anchored
-            return advance(consumed: keep(window, ordinals: ordinals, after: -1), of: window, at: request,
+            if window.isEmpty, !isShort {
+                // Going up, a window that holds nothing and does not reach the top lies below the bottom of
+                // the feed (it shrank under the reading): go on from its far end, never back.
+                expected = request.offset + request.limit
+                return finish()
+            }
+            return advance(consumed: keep(window, ordinals: ordinals, after: frontier), of: window, at: request,
                            isShort: isShort)
         }
 
@@ -345,7 +449,7 @@ where Item.ID: Sendable {
             let end = request.offset + reference + 1 + (last - ordinals[reference]!)
             if anchor == window.count - 1, !isShort {
                 // Nothing new in the window: jump over the items known to follow (the feed pushed them down).
-                duplicates += ordinals[min(request.overlap, window.count)...].count { $0 != nil }
+                duplicates += ordinals[max(0, min(request.overlap, window.count))...].count { $0 != nil }
                 skipAbove(window, ordinals, before: anchor)
                 drift.down = min(maxSearchDistance, max(drift.down, end - expected))
                 drift.up /= 2
@@ -361,7 +465,7 @@ where Item.ID: Sendable {
             drift.down = end > expected ? min(maxSearchDistance, max(drift.down, end - expected)) : drift.down / 2
             skipAbove(window, ordinals, before: anchor)
             // Items shown before (the anchor included) where the request expected new ones: pushed down.
-            duplicates += ordinals[min(request.overlap, anchor + 1) ..< anchor + 1].count { $0 != nil }
+            duplicates += ordinals[max(0, min(request.overlap, anchor + 1)) ..< anchor + 1].count { $0 != nil }
             search = 0
             searchOrigin = nil
             reach = 0
@@ -380,40 +484,71 @@ where Item.ID: Sendable {
             let ordinal: Int
             /// Whether its ordinals follow each other closely (at most `Candidate.tightStep` apart).
             let isTight: Bool
+            /// Whether it begins, unconfirmed, with one of its side's first items (in a list opened in the
+            /// middle: what precedes it may be the other side's ground).
+            var beginsAtStart = false
 
             /// How far apart the ordinals of a tight run may be (items shown in between may have been deleted).
             static var tightStep: Int { 3 }
         }
 
         /// The runs of shown items, in the order they were shown, whose first item is confirmed by the item
-        /// before it (shown, earlier) or by the top of the feed. An item shown before that follows an unread
-        /// item is never the first of a run: it was re-ranked downwards.
-        static func candidates(in ordinals: [Int?], atTop: Bool) -> [Candidate] {
+        /// before it (shown, earlier) or by an edge: the top of the feed, or the end of the other side's
+        /// ground in a list opened in the middle (`edge`: the window index just after it; `nil`: none in
+        /// the window). An item shown before that follows an unread item is never the first of a run: it
+        /// was re-ranked downwards. With `nearEdge` (a list opened in the middle whose window reaches the other
+        /// side's ground: the index where this side's begins), one of the side's first items (ordinal
+        /// `tightStep` or below: the start page's edge, give or take deleted items) within `tightStep` of it
+        /// also begins a run whatever precedes it: the feed may have moved the other side's ground there.
+        static func candidates(in ordinals: [Int?], edge: Int?, nearEdge: Int? = nil) -> [Candidate] {
             var candidates: [Candidate] = []
             var index = 0
             while index < ordinals.count {
-                guard let ordinal = ordinals[index],
-                      index == 0 ? atTop : ordinals[index - 1].map({ $0 < ordinal }) ?? false else {
+                guard let ordinal = ordinals[index] else {
                     index += 1
                     continue
                 }
-                let first = index > 0 ? index - 1 : index
+                let confirmedBefore = index > 0 && ordinals[index - 1].map({ $0 < ordinal }) ?? false
+                let beginsAtStart = !confirmedBefore && index != edge && (0 ... Candidate.tightStep).contains(ordinal)
+                    && nearEdge.map { abs(index - $0) <= Candidate.tightStep } ?? false
+                guard confirmedBefore || index == edge || beginsAtStart else {
+                    index += 1
+                    continue
+                }
+                let first = confirmedBefore ? index - 1 : index
                 var end = index
                 var isTight = index == first || ordinal - ordinals[first]! <= Candidate.tightStep
                 while end + 1 < ordinals.count, let next = ordinals[end + 1], next > ordinals[end]! {
                     isTight = isTight && next - ordinals[end]! <= Candidate.tightStep
                     end += 1
                 }
-                candidates.append(Candidate(end: end, length: end - first + 1, ordinal: ordinals[end]!, isTight: isTight))
+                candidates.append(Candidate(end: end, length: end - first + 1, ordinal: ordinals[end]!, isTight: isTight,
+                                            beginsAtStart: beginsAtStart))
                 index = end + 1
             }
             return candidates
         }
 
+        /// In a list opened in the middle, where a window (the answer to `request`, `count` items) meets
+        /// the other side's ground: beyond the start page's outer edge by position (above the start
+        /// position going down, below the start page going up). `frontier`: the index of the last item
+        /// there (-1: none); `edge`: the index of the first item after it, when the window reaches that
+        /// ground (`nil`: it begins on this side's). An item the other side showed, found further in, was
+        /// re-ranked: it moves no frontier.
+        private func otherGround(in request: Request, _ count: Int) -> (frontier: Int, edge: Int?) {
+            // Going down, positions count from the top of the feed; going up, from the start page's top
+            // item upwards, so the start page's items stand at -c ..< 0.
+            let startEdge = position.side == .below ? position.base : -position.ledger.count(before: 1)
+            let byPosition = startEdge - request.offset - 1
+            let frontier = max(min(byPosition, count - 1), -1)
+            return (frontier, byPosition >= -1 ? frontier + 1 : nil)
+        }
+
         /// Counts the unread items before the anchor (each once along recent pages): they rank above items
-        /// already shown.
+        /// already shown. Those beyond the frontier are the other side's to read.
         private mutating func skipAbove(_ window: [Item], _ ordinals: [Int?], before anchor: Int) {
-            for index in 0 ..< max(0, anchor) where ordinals[index] == nil && skipped.insert(window[index].id).inserted {
+            for index in frontier + 1 ..< max(frontier + 1, anchor)
+            where ordinals[index] == nil && skipped.insert(window[index].id).inserted {
                 skippedHere.insert(window[index].id)
                 above += 1
             }
@@ -451,19 +586,37 @@ where Item.ID: Sendable {
             return consumed
         }
 
-        /// The page: records its items in the chain's ledger and says where the next page starts.
+        /// The page: drops what the other side of the start delivered (re-ranked across it: shown out of
+        /// order), records the rest in the chain's ledger, and says where the next page starts (and, for
+        /// the start page, where the page above it starts).
         func outcome(isLast: Bool) -> Outcome {
-            let (ledger, generation) = position.ledger.record(kept.map(\.id), at: position.generation)
+            let (items, ledger, generation) = position.sides.admit(on: position.side) { deliveredOpposite in
+                let items = kept.filter { !deliveredOpposite($0.id) }
+                let (ledger, generation) = position.ledger.record(items.map(\.id), at: position.generation)
+                return ((items, ledger, generation), ledger)
+            }
             // Remember the items reported as above while a window may still see them again.
             let remembered = skipped.count <= 4 * (limit + OffsetSource.overlap + maxSearchDistance) ? skipped : skippedHere
             let next = isLast ? nil
-                : Position(expected: expected, ledger: ledger, generation: generation, drift: drift, skipped: remembered)
+                : Position(expected: expected, ledger: ledger, generation: generation, drift: drift, skipped: remembered,
+                           side: position.side, sides: position.sides, base: position.base)
             var diagnostics = diagnostics
+            let outOfOrder = outOfOrder + kept.count - items.count
             if above > 0 { diagnostics.append(.sourceCorrection(.itemsAboveSkipped(count: above))) }
             if duplicates > 0 { diagnostics.append(.sourceCorrection(.duplicatesDropped(count: duplicates))) }
             if outOfOrder > 0 { diagnostics.append(.sourceCorrection(.shownOutOfOrder(count: outOfOrder))) }
             if kept.isEmpty, !isLast, finding == .pushed { diagnostics.append(.sourceCorrection(.feedOutpaced)) }
-            return Outcome(items: kept, next: next, diagnostics: diagnostics)
+            return Outcome(items: items, next: next, above: abovePosition(items), diagnostics: diagnostics)
+        }
+
+        /// For a start page below the top of the feed that holds items: where the page above it starts,
+        /// reading upwards from the start page's first item (recorded, upside down, at the bottom of the
+        /// upward ledger). An empty start page (past the end) has nothing to go back from.
+        private func abovePosition(_ items: [Item]) -> Position? {
+            guard position.isStart, position.expected > 0, !items.isEmpty else { return nil }
+            let (ledger, generation) = SeenIDs<Item.ID>().record(items.reversed().map(\.id), at: 0)
+            return Position(expected: 0, ledger: ledger, generation: generation, drift: Drift(), skipped: [],
+                            side: .above, sides: position.sides, base: position.base)
         }
     }
 }

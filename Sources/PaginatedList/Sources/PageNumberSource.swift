@@ -6,13 +6,22 @@ import Signals
 /// counts). The list ends at an empty page, at a page shorter than `pageSize` (unless `endOfList` is
 /// `.emptyPage`), or when the response's `totalPages` / `totalItems` says the page was the last.
 ///
-/// When `Item` is `Identifiable` the source drops items an earlier page of the same chain delivered
-/// (reported as `.sourceCorrection(.duplicatesDropped(count:))`); a full page that holds nothing else —
+/// When `Item` is `Identifiable` the source drops items an earlier page of the same chain delivered, on
+/// either side of the start page (reported as `.sourceCorrection(.duplicatesDropped(count:))`); a full page that holds nothing else —
 /// the feed grew by a page or more above the items shown since the last request, so page numbers cannot
 /// catch up — lands empty and says so with `.sourceCorrection(.feedOutpaced)` (the view model loads the
 /// next page at once, within its bound). It does *not* fill the hole a deletion above the loaded range
 /// leaves, and cannot tell: for feeds that change while they are paged use `OffsetSource`, `CursorSource`
 /// with keyset cursors, or `IDSnapshotSource`.
+///
+/// **Start.** The list opens at page `startPage` (`firstPageIndex` by default). That page carries the page
+/// before it as its `previous`, and so does each page loaded through it, down to `firstPageIndex`, which
+/// has none: `loadPreviousPage()` scrolls up to the top. Pages loaded through `previous` carry no `next`
+/// (the page after each is already held, below it). Going up, the source drops items the pages below
+/// delivered (items deleted above the start pull them up into the page above); items inserted above push
+/// unread items down into pages already held: holes, unreported, as going down after deletions. A
+/// `startPage` below `firstPageIndex` opens at `firstPageIndex`. A start page that comes back empty (past
+/// the end of the list) is the whole list: empty, with nothing before it.
 ///
 /// Each call of `firstPage()` starts a fresh chain (fresh de-duplication). Every page producer is cold and
 /// independent: starting it again (a retry) fetches the same page again. `fetch` may answer on any thread;
@@ -31,6 +40,8 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
 
     /// The index of the first page, as the server counts (usually 0 or 1).
     public let firstPageIndex: Int
+    /// The number of the page the list opens at (at least `firstPageIndex`).
+    public let startPage: Int
     /// The number of items asked for per page.
     public let pageSize: Int
     /// How the last page is recognised when the response carries no totals.
@@ -38,38 +49,66 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
     private let fetch: Fetch
     private let deduplication: @Sendable () -> Deduplication<Item>
 
-    /// A source fetching pages of `pageSize` items with `fetch`, the first numbered `firstPageIndex`.
+    /// A source fetching pages of `pageSize` items with `fetch`, the first numbered `firstPageIndex`,
+    /// opening at page `startPage` (`nil`: `firstPageIndex`).
     ///
     /// Keeps every item the server sends (items are not `Identifiable`).
-    public init(firstPageIndex: Int = 1, pageSize: Int, endOfList: EndOfList = .shortPage, fetch: @escaping Fetch) {
-        self.init(firstPageIndex: firstPageIndex, pageSize: pageSize, endOfList: endOfList, fetch: fetch,
-                  deduplication: { .none })
+    ///
+    /// - Parameter startPage: the page the list opens at; the pages before it, down to `firstPageIndex`,
+    ///   come through `Page.previous`. A number below `firstPageIndex` opens at `firstPageIndex`.
+    public init(
+        firstPageIndex: Int = 1, startPage: Int? = nil, pageSize: Int, endOfList: EndOfList = .shortPage,
+        fetch: @escaping Fetch
+    ) {
+        self.init(firstPageIndex: firstPageIndex, startPage: startPage, pageSize: pageSize, endOfList: endOfList,
+                  fetch: fetch, deduplication: { .none })
     }
 
-    init(firstPageIndex: Int, pageSize: Int, endOfList: EndOfList, fetch: @escaping Fetch,
+    init(firstPageIndex: Int, startPage: Int?, pageSize: Int, endOfList: EndOfList, fetch: @escaping Fetch,
          deduplication: @escaping @Sendable () -> Deduplication<Item>) {
         precondition(pageSize > 0, "PageNumberSource: pageSize must be positive")
         self.firstPageIndex = firstPageIndex
+        self.startPage = max(startPage ?? firstPageIndex, firstPageIndex)
         self.pageSize = pageSize
         self.endOfList = endOfList
         self.fetch = fetch
         self.deduplication = deduplication
     }
 
-    /// The first page of a fresh chain: fetches page `firstPageIndex` when started.
+    /// The first page of a fresh chain: fetches page `startPage` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(firstPageIndex, deduplication())
+        page(startPage, deduplication(), role: .start)
     }
 
-    private func page(_ number: Int, _ deduplication: Deduplication<Item>) -> Producer<Page<Item, Failure>, Failure> {
+    /// How a page was reached: which of its neighbours it carries.
+    private enum Role {
+        /// The page the list opens at: the pages on both sides.
+        case start
+        /// Through `next`: the page after it.
+        case below
+        /// Through `previous`: the page before it.
+        case above
+    }
+
+    private func page(
+        _ number: Int, _ deduplication: Deduplication<Item>, role: Role
+    ) -> Producer<Page<Item, Failure>, Failure> {
         Producer.deferred { [fetch, pageSize] in fetch(number, pageSize) }.map { [self] response in
             let admission = deduplication.admit(response.items)
-            let last = isLast(number, response)
             var diagnostics = [PaginatedListDiagnostic](droppedDuplicates: admission.dropped)
+            if role == .above {
+                let previous = number > firstPageIndex ? page(number - 1, admission.onward, role: .above) : nil
+                return Page(items: admission.kept, previous: previous, next: nil, diagnostics: diagnostics)
+            }
+            let last = isLast(number, response)
             if !last, admission.kept.isEmpty, response.items.count >= pageSize {
                 diagnostics.append(.sourceCorrection(.feedOutpaced))
             }
-            return Page(items: admission.kept, next: last ? nil : page(number + 1, admission.next),
+            // An empty start page (past the end) has nothing before it to go back from.
+            let hasPrevious = role == .start && number > firstPageIndex && !response.items.isEmpty
+            return Page(items: admission.kept,
+                        previous: hasPrevious ? page(number - 1, admission.above ?? .none, role: .above) : nil,
+                        next: last ? nil : page(number + 1, admission.onward, role: .below),
                         diagnostics: diagnostics)
         }
     }
@@ -87,9 +126,16 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
 
 extension PageNumberSource where Item: Identifiable, Item.ID: Sendable {
     /// A source fetching pages of `pageSize` items with `fetch`, the first numbered `firstPageIndex`,
-    /// that drops items an earlier page of the chain delivered (by `id`).
-    public init(firstPageIndex: Int = 1, pageSize: Int, endOfList: EndOfList = .shortPage, fetch: @escaping Fetch) {
-        self.init(firstPageIndex: firstPageIndex, pageSize: pageSize, endOfList: endOfList, fetch: fetch,
-                  deduplication: { .byIdentity })
+    /// opening at page `startPage` (`nil`: `firstPageIndex`), that drops items an earlier page of the
+    /// chain delivered (by `id`), on either side of the start page.
+    ///
+    /// - Parameter startPage: the page the list opens at; the pages before it, down to `firstPageIndex`,
+    ///   come through `Page.previous`. A number below `firstPageIndex` opens at `firstPageIndex`.
+    public init(
+        firstPageIndex: Int = 1, startPage: Int? = nil, pageSize: Int, endOfList: EndOfList = .shortPage,
+        fetch: @escaping Fetch
+    ) {
+        self.init(firstPageIndex: firstPageIndex, startPage: startPage, pageSize: pageSize, endOfList: endOfList,
+                  fetch: fetch, deduplication: { .byIdentity })
     }
 }

@@ -56,6 +56,26 @@ final class SeenIDs<ID: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// Whether a page at `generation` or later recorded `id`. O(1).
+    func contains(_ id: ID, from generation: Int) -> Bool {
+        state.withLock { ($0.entries[id]?.generation ?? -1) >= generation }
+    }
+
+    /// For each of `ids`, where it stands as seen from the other side of the chain's start page, if a page
+    /// after the start page (`generation` 1 and later) recorded it, else `nil`: the start page's items hold
+    /// ordinals `0 ..< c` on both sides, in opposite orders, so an item with ordinal `o` here has ordinal
+    /// `c - 1 - o` there (below 0). O(ids).
+    func mirroredOrdinals(of ids: [ID]) -> [Int?] {
+        state.withLock { state in
+            guard state.countBefore.count > 1 else { return ids.map { _ in nil } }
+            let startCount = state.countBefore[1]
+            return ids.map { id in
+                guard let entry = state.entries[id], entry.generation >= 1 else { return nil }
+                return startCount - 1 - entry.ordinal
+            }
+        }
+    }
+
     /// Records `ids` (none of which a page before `generation` recorded, and no two equal) as the page at
     /// `generation`, and returns the ledger and generation the next page stands at. O(ids), or a fork.
     func record(_ ids: [ID], at generation: Int) -> (ledger: SeenIDs, generation: Int) {
@@ -83,5 +103,51 @@ final class SeenIDs<ID: Hashable & Sendable>: Sendable {
         }
         state.tip += 1
         state.countBefore.append(count)
+    }
+}
+
+/// The two sides of a page chain that grows both ways from the page it starts at: the ledger each side
+/// recorded in last, so that a page also checks what the other side delivered, and one lock for the
+/// admissions of both sides, so that an item that turns up on both sides at once is delivered by one.
+///
+/// A side is registered by its first admission: until a page above the start page is admitted, the pages
+/// below check nothing more than before. Thread-safe: `state` is guarded by its mutex; the ledgers' own
+/// locks are taken inside it, never the other way round.
+final class ChainSides<ID: Hashable & Sendable>: Sendable {
+    /// Where a page lies: below the start page (the start page included) or above it.
+    enum Side: Sendable {
+        case below, above
+    }
+
+    private struct State {
+        var below: SeenIDs<ID>?
+        var above: SeenIDs<ID>?
+    }
+
+    private let state = Locked(State())
+
+    /// An empty pair of sides, for the start page of a fresh chain.
+    init() {}
+
+    /// The ledger the side opposite `side` recorded in last, if that side recorded anything.
+    func ledger(opposite side: Side) -> SeenIDs<ID>? {
+        state.withLock { side == .below ? $0.above : $0.below }
+    }
+
+    /// Runs `admit` with the chain's lock held, handing it whether a page on the other side than `side`
+    /// delivered an ID (the start page, at the bottom of both ledgers, is on neither), and registers the
+    /// ledger it recorded in as `side`'s. `admit` must not call user code.
+    func admit<Result>(
+        on side: Side, _ admit: (_ deliveredOpposite: (ID) -> Bool) -> (result: Result, ledger: SeenIDs<ID>)
+    ) -> Result {
+        state.withLock { state in
+            let opposite = side == .below ? state.above : state.below
+            let outcome = admit { id in opposite?.contains(id, from: 1) ?? false }
+            switch side {
+            case .below: state.below = outcome.ledger
+            case .above: state.above = outcome.ledger
+            }
+            return outcome.result
+        }
     }
 }

@@ -72,8 +72,9 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// only `loadNextPage()` retries.
     ///
     /// With `maxPages`, the list holds at most that many pages (at least 1): when a page lands beyond the
-    /// limit, the page farthest from it is dropped (`changes` sends `.removed`), and loaded again by the
-    /// producer that loaded it when the user scrolls back, so memory stays flat however far they scroll.
+    /// limit, the page farthest from it is dropped (`changes` sends `.removed`), and loaded again when the
+    /// user scrolls back, by the `previous` or `next` of the page now at that end, so memory stays flat
+    /// however far they scroll (a source that pages only one way: by the producer that loaded it, kept).
     public init<D: PaginatedListDependency>(
         dependency: D, scheduler: any Scheduler = UIScheduler(), retry: AutomaticRetry? = nil, maxPages: Int? = nil
     ) where D.Item == Item, D.Failure == Failure {

@@ -9,8 +9,7 @@ public final class CompositeDisposable: Disposable {
     /// The lock-guarded state: what was added, in order, with the token that removes it; `disposed` once
     /// `dispose()` ran (nothing is held then).
     private struct Entries {
-        var items: [(token: UInt64, disposable: any Disposable)] = []
-        var nextToken: UInt64 = 0
+        var items = Registrations<any Disposable>()
         var disposed = false
 
         /// The outcome of an `add`.
@@ -23,23 +22,18 @@ public final class CompositeDisposable: Disposable {
 
         mutating func add(_ disposable: any Disposable) -> Addition {
             guard !disposed else { return .refused }
-            let token = nextToken
-            nextToken += 1
-            items.append((token, disposable))
-            return .added(token: token)
+            return .added(token: items.add(disposable))
         }
 
         /// Removes the item `token`; returns it, to release outside the lock.
         mutating func remove(_ token: UInt64) -> (any Disposable)? {
-            guard let index = items.firstIndex(where: { $0.token == token }) else { return nil }
-            return items.remove(at: index).disposable
+            items.remove(token)
         }
 
         /// Marks the composite disposed; returns the items to dispose, in order (none the second time).
-        mutating func dispose() -> [(token: UInt64, disposable: any Disposable)] {
+        mutating func dispose() -> [Registrations<any Disposable>.Entry] {
             disposed = true
-            defer { items = [] }
-            return items
+            return items.removeAll()
         }
     }
     private let state = Locked(Entries())
@@ -84,6 +78,6 @@ public final class CompositeDisposable: Disposable {
 
     /// Disposes every item added so far, in the order they were added.
     public func dispose() {
-        for item in state.withLock({ $0.dispose() }) { item.disposable.dispose() }
+        for item in state.withLock({ $0.dispose() }) { item.element.dispose() }
     }
 }

@@ -68,7 +68,7 @@ public final class Lifetime: @unchecked Sendable {
     @usableFromInline
     func end() {
         guard let endings = lock.locked({ state.end(ended) }) else { return }
-        for (_, ending) in endings { ending.run() }
+        for entry in endings { entry.element.run() }
     }
 
     /// A new lifetime and the token that keeps it going: the lifetime ends when the token is released.
@@ -117,10 +117,8 @@ struct LifetimeState {
         }
     }
 
-    /// What is registered, in order, with the token that unregisters it. Empty (no allocation) until the
-    /// first registration.
-    var endings: [(token: UInt64, ending: Ending)] = []
-    var nextToken: UInt64 = 0
+    /// What is registered, in order, with the token that unregisters it.
+    var endings = Registrations<Ending>()
 
     @usableFromInline
     init() {}
@@ -135,24 +133,18 @@ struct LifetimeState {
 
     mutating func register(_ ending: Ending, _ ended: borrowing Atomic<Bool>) -> Registration {
         if ended.load(ordering: .relaxed) { return .alreadyEnded }
-        let token = nextToken
-        nextToken += 1
-        endings.append((token, ending))
-        return .registered(token: token)
+        return .registered(token: endings.add(ending))
     }
 
     /// Removes the ending `token`; returns it, to be released outside the lock (`nil` if it ran or was
     /// removed already).
     mutating func unregister(_ token: UInt64) -> Ending? {
-        guard let index = endings.firstIndex(where: { $0.token == token }) else { return nil }
-        return endings.remove(at: index).ending
+        endings.remove(token)
     }
 
     /// Marks the lifetime ended; returns the endings to run, in order (`nil` if it had already ended).
-    @usableFromInline
-    mutating func end(_ ended: borrowing Atomic<Bool>) -> [(token: UInt64, ending: Ending)]? {
+    mutating func end(_ ended: borrowing Atomic<Bool>) -> [Registrations<Ending>.Entry]? {
         if ended.exchange(true, ordering: .acquiringAndReleasing) { return nil }
-        defer { endings = [] }
-        return endings
+        return endings.removeAll()
     }
 }

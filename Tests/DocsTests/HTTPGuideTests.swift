@@ -45,6 +45,9 @@ enum HTTPGuide {
         let total: Int?
     }
 
+    struct Ranking: Decodable, Sendable { let ids: [Int] }
+    struct RankedPosts: Decodable, Sendable { let items: [Post] }
+
     /// `Tests/PaginatedListHTTPTests/Fixtures/feed_server.py` on an ephemeral port, for one test.
     final class Server: Sendable {
         let base: URL
@@ -105,6 +108,8 @@ final class HTTPGuideTests {
     typealias Article = HTTPGuide.Article
     typealias Post = HTTPGuide.Post
     typealias Envelope = HTTPGuide.Envelope
+    typealias Ranking = HTTPGuide.Ranking
+    typealias RankedPosts = HTTPGuide.RankedPosts
     let server: HTTPGuide.Server
     var base: URL { server.base }
 
@@ -300,6 +305,76 @@ final class HTTPGuideTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(try await monitor.feedChanged().first() == false, "the refresh recorded the new version")
+    }
+
+    // MARK: - Refreshing a feed that changes
+
+    /// Runs `start` (a refresh of `list`, on `ImmediateScheduler`) and waits until the refresh ended.
+    func refreshed<Item>(_ list: PaginatedListViewModel<Item, HTTPError>, _ start: () -> Void) async throws {
+        start()
+        // A bounded wait, as a safety net.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while list.loadStates.value.refresh.isLoading, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    @Test func theRefreshSamplesBringTheTimelineUpToDate() async throws {
+        let timeline = HTTPPageSource<Post>(url: base.appendingPathComponent("cursor"), paging: .cursor())
+        let guideList = PaginatedListViewModel(dependency: timeline)
+        #expect(guideList.items.value.isEmpty)
+        // The guide's calls, one after the other, on a list that delivers at once.
+        let timelineList = PaginatedListViewModel(dependency: timeline, scheduler: ImmediateScheduler())
+        #expect(await loadNextPage(timelineList) == .idle)
+        #expect(await loadNextPage(timelineList) == .idle)
+        #expect(timelineList.items.value.map(\.id) == Array(1 ... 20))
+
+        try await server.control("insert?at=0&count=2")   // 24, 25
+        try await refreshed(timelineList) { timelineList.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap)) }
+        #expect(timelineList.items.value.map(\.id) == [24, 25] + Array(1 ... 20), "new posts on top, held ones kept")
+
+        try await server.control("delete?ids=5")
+        try await server.control("move?id=20&to=0")
+        try await refreshed(timelineList) { timelineList.refresh(.reloadAll) }
+        let feed = [20, 24, 25, 1, 2, 3, 4] + Array(6 ... 19) + Array(21 ... 23)
+        let reloaded = timelineList.items.value.map(\.id)
+        #expect(reloaded.count >= 20 && reloaded == Array(feed.prefix(reloaded.count)), "\(reloaded)")
+
+        try await refreshed(timelineList) {
+            timelineList.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap), ifChanged: timeline.feedChanged())
+        }
+        #expect(timelineList.items.value.map(\.id) == reloaded, "unchanged: a 304, nothing else")
+
+        try await refreshed(timelineList) { timelineList.refresh() }
+        #expect(timelineList.items.value.map(\.id) == Array(feed.prefix(10)), "the first page")
+    }
+
+    @Test func theIDSnapshotSampleReconcilesARerankedFeedById() async throws {
+        let base = base
+        let client = HTTPClient()
+        let idsURL = base.appendingPathComponent("ids")
+        let ranking = HTTPChangeMonitor(client: client, url: idsURL)
+        let ranked = IDSnapshotSource<Post, HTTPError>(batchSize: 20, fetchIDs: {
+            client.get(Ranking.self, for: URLRequest(url: idsURL)) { response, body in
+                ranking.remember(response)   // the snapshot's version: what the next check compares with
+                return body.ids
+            }
+        }, fetchItems: { ids in
+            let url = HTTPQuery.url(base.appendingPathComponent("items"),
+                                    setting: ["ids": ids.map(String.init).joined(separator: ",")])
+            return client.get(RankedPosts.self, from: url).map(\.items)
+        })
+        let rankedList = PaginatedListViewModel(dependency: ranked, scheduler: ImmediateScheduler())
+        #expect(await loadNextPage(rankedList) == .idle)
+        #expect(rankedList.items.value.map(\.id) == Array(1 ... 20))
+
+        try await refreshed(rankedList) { rankedList.refresh(.reloadAll, ifChanged: ranking.feedChanged()) }
+        #expect(rankedList.items.value.map(\.id) == Array(1 ... 20), "unchanged")
+
+        try await server.control("move?id=6&to=0")
+        try await server.control("delete?ids=2")
+        try await refreshed(rankedList) { rankedList.refresh(.reloadAll, ifChanged: ranking.feedChanged()) }
+        #expect(rankedList.items.value.map(\.id) == [6, 1, 3, 4, 5] + Array(7 ... 21), "re-ranked: reconciled by id")
     }
 
     // MARK: - Command-line programs

@@ -70,6 +70,8 @@ struct LoggedRequest: Sendable {
     let query: [String: String]
     let time: Double
     let status: Int?
+    /// Whether it carried `If-None-Match` or `If-Modified-Since`.
+    let conditional: Bool
 }
 
 extension FeedServer {
@@ -78,13 +80,14 @@ extension FeedServer {
         let log = try await control("log")
         return (log["requests"] as? [[String: Any]] ?? []).map {
             LoggedRequest(path: $0["path"] as? String ?? "", query: $0["query"] as? [String: String] ?? [:],
-                          time: $0["time"] as? Double ?? -1, status: $0["status"] as? Int)
+                          time: $0["time"] as? Double ?? -1, status: $0["status"] as? Int,
+                          conditional: $0["conditional"] as? Bool ?? false)
         }
     }
 }
 
 /// Waits (a bounded poll, a safety net) until `condition` holds.
 func eventually(_ condition: @Sendable () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(20)
+    let deadline = ContinuousClock.now + .seconds(60)
     while try await !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
 }

@@ -75,7 +75,7 @@ final class FeedServer: Sendable {
     func control(_ command: String) async throws -> [String: Any] {
         var request = URLRequest(url: url("/control/\(command)"))
         request.httpMethod = "POST"
-        request.timeoutInterval = 10
+        request.timeoutInterval = 60
         let (data, _) = try await URLSession.shared.data(for: request)
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
@@ -88,7 +88,7 @@ final class FeedServer: Sendable {
 
     /// Waits (polling the log, at most `timeout`) until the request tagged `tag` is no longer pending;
     /// returns its outcomes. A safety net, not an assertion: the outcome is what the test checks.
-    func settledOutcomes(tag: String, timeout: Duration = .seconds(10)) async throws -> [String] {
+    func settledOutcomes(tag: String, timeout: Duration = .seconds(60)) async throws -> [String] {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {
@@ -131,22 +131,32 @@ struct FeedItem: Decodable, Identifiable, Equatable, Sendable {
 
 /// Calls `loadNextPage()` and waits until the load it started ends (at most `timeout`, a safety net);
 /// returns the state it ended in, or `nil` if it started no load or did not end in time.
-///
-/// The state observer is attached before the call, so the load's `.loading` and the state after it are
-/// both seen, whichever thread delivers them.
 @discardableResult
 func loadNextPage<Item: Sendable>(
-    _ list: PaginatedListViewModel<Item, HTTPError>, timeout: Duration = .seconds(15)
+    _ list: PaginatedListViewModel<Item, HTTPError>, timeout: Duration = .seconds(60)
 ) async -> PaginatedListState<HTTPError>? {
-    let (states, continuation) = AsyncStream.makeStream(of: PaginatedListState<HTTPError>.self)
-    let observation = list.state.signal.observeValues { continuation.yield($0) }
+    await untilLoadEnds(list.state.signal, isLoading: \.isLoading, timeout: timeout) { list.loadNextPage() }
+}
+
+/// Calls `start` and waits until the load it started ends: until `signal` has sent a value that
+/// `isLoading`, then one that is not (at most `timeout`, a safety net); returns that last value, or `nil`
+/// if no load started or it did not end in time.
+///
+/// The observer is attached before the call, so the load's start and its end are both seen, whichever
+/// thread delivers them. The transition that ended it may still be delivering to later observers.
+func untilLoadEnds<Value: Sendable>(
+    _ signal: Signal<Value, Never>, isLoading: @escaping @Sendable (Value) -> Bool, timeout: Duration,
+    _ start: () -> Void
+) async -> Value? {
+    let (values, continuation) = AsyncStream.makeStream(of: Value.self)
+    let observation = signal.observeValues { continuation.yield($0) }
     defer { observation?.dispose() }
-    list.loadNextPage()
-    return await withTaskGroup(of: PaginatedListState<HTTPError>?.self) { group in
+    start()
+    return await withTaskGroup(of: Value?.self) { group in
         group.addTask {
             var started = false
-            for await state in states {
-                if state.isLoading { started = true } else if started { return state }
+            for await value in values {
+                if isLoading(value) { started = true } else if started { return value }
             }
             return nil
         }

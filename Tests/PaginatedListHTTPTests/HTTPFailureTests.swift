@@ -96,7 +96,7 @@ import Testing
     /// Waits (a bounded poll) until the server has received the request tagged `tag`.
     private func waitUntilReceived(tag: String) async throws {
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        let deadline = clock.now + .seconds(60)
         while try await server.outcomes(tag: tag).isEmpty, clock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }

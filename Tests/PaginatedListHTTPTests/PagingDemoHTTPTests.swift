@@ -22,6 +22,9 @@ import Testing
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 let runner = ScriptRunner(options: options)
+                // `wait`'s 30 s cap is for a person at a terminal; a loaded CI machine (the sanitizer, every
+                // suite at once) can take longer, and a timed-out wait would report a state mid-load.
+                runner.waitTimeout = .seconds(120)
                 let lines = runner.lines(for: script)
                 continuation.resume(returning: (lines, runner.loadedRows))
             }

@@ -24,7 +24,7 @@ import Testing
 
     /// Waits (a bounded poll, a safety net) until `condition` holds.
     private func eventually(_ condition: @Sendable () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(15)
+        let deadline = ContinuousClock.now + .seconds(60)
         while try await !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
     }
 

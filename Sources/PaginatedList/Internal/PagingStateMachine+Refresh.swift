@@ -166,6 +166,7 @@ extension PagingStateMachine {
         switch event {
         case let .value(page):
             markLanded(load)
+            joinEpoch &+= 1   // this page rearranges the pages held: their joins no longer hold
             let fresh = FreshPage(items: page.items, record: PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next))
             var actions: [Action] = [.cutOff(load)]
             let (changes, next) = apply(fresh, progress: progress)
@@ -382,8 +383,7 @@ extension PagingStateMachine {
                 setEdge(.append, .ready(PendingLoad(request: .producer(open.continuation))))
                 continue
             }
-            if let request = dropped.record.loadedBy { droppedBelow.append(request) }
-            setEdge(.append, droppedBelow.last.map { .ready(PendingLoad(request: $0)) } ?? .complete)
+            setEdge(.append, rememberDroppedBelow(dropped.record).map { .ready(PendingLoad(request: $0)) } ?? .complete)
         }
         return Self.truncated(changes, from: length, to: items.count)
     }

@@ -12,9 +12,10 @@ import Signals
 /// An `Edge` is waiting (only `prepend`, before the first page), ready to load a pending page, loading
 /// it, failed (the page stays pending, maybe with an automatic retry waiting), or complete. The refresh
 /// edge is idle, checking freshness, loading one of its pages, or failed. `LoadStates` and every derived
-/// property come from the edges. With `maxPages`, the pages dropped at each end are remembered by the
-/// request that loaded them (`droppedAbove`, `droppedBelow`), nearest last, so coming back loads them
-/// again by the same producers. A refresh that kept the held items below fresh ones leaves a `gap`.
+/// property come from the edges. With `maxPages`, a page dropped at an end is loaded again, when the
+/// user comes back, by the producer of the page now at that end that leads to it (`previous` at the top,
+/// `next` at the bottom); only when that page has none is the request that loaded the dropped page kept
+/// (`droppedAbove`, `droppedBelow`, nearest last). A refresh that kept the held items below fresh ones leaves a `gap`.
 ///
 /// **Loads.** Each start of a producer is a load with a fresh `LoadID`. An event counts only if it is of
 /// the load its edge is waiting for; after a load's page lands the load is *landed* (its run is cut off,
@@ -119,6 +120,11 @@ struct PagingStateMachine<Item, Failure: Error> {
         var loadedBy: PageRequest<Item, Failure>?
         var previous: PageProducer?
         var next: PageProducer?
+        /// The `joinEpoch` in which this page landed right below the page above it in the ledger (loaded by
+        /// that page's `next`), or that page landed right above it (by this page's `previous`): then this
+        /// page's `previous` leads to that page and that page's `next` to this one. `nil`, or an older
+        /// epoch: not known to be joined (a refresh rearranged the pages since).
+        var joinedAbove: Int? = nil
     }
 
     /// An open gap: held items below fresh ones that a refresh could not join.
@@ -142,6 +148,9 @@ struct PagingStateMachine<Item, Failure: Error> {
     private(set) var append: Edge = .ready(PendingLoad(request: .firstPage))
     private(set) var prepend: Edge = .waiting
     var refresh: RefreshEdge = .idle
+    /// Bumped by every page a refresh applies: the joins of the pages held before it no longer hold
+    /// (`PageRecord.joinedAbove`).
+    var joinEpoch = 0
     /// The requests that loaded the pages `maxPages` dropped above the first page held, nearest last.
     var droppedAbove: [PageRequest<Item, Failure>] = []
     /// The requests that loaded the pages `maxPages` dropped below the last page held, nearest last.
@@ -349,14 +358,17 @@ struct PagingStateMachine<Item, Failure: Error> {
         _ page: Page<Item, Failure>, of load: LoadID, extending direction: Direction, pending: PendingLoad
     ) -> [Action] {
         markLanded(load)
-        let record = PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next)
+        var record = PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next)
         var changes: [ItemListChange]
         switch direction {
         case .append:
             let firstPage = ledger.isEmpty && droppedAbove.isEmpty && droppedBelow.isEmpty
             changes = store.append(page.items)
             let added = Self.insertedCount(changes)
-            if added > 0 || firstPage { ledger.append(count: added, record: record) }
+            if added > 0 || firstPage {
+                if !ledger.isEmpty { record.joinedAbove = joinEpoch }
+                ledger.append(count: added, record: record)
+            }
             if !droppedBelow.isEmpty { droppedBelow.removeLast() }
             append = droppedBelow.last.map { .ready(PendingLoad(request: $0)) }
                 ?? page.next.map { .ready(PendingLoad(request: .producer($0))) } ?? .complete
@@ -366,7 +378,14 @@ struct PagingStateMachine<Item, Failure: Error> {
         case .prepend:
             changes = store.prepend(page.items)
             let added = Self.insertedCount(changes)
-            if added > 0 { ledger.prepend(count: added, record: record) }
+            if added > 0 {
+                ledger.prepend(count: added, record: record)
+                if ledger.pageCount > 1 {
+                    var below = ledger[1].record
+                    below.joinedAbove = joinEpoch
+                    ledger.setRecord(below, ofPage: 1)
+                }
+            }
             if !droppedAbove.isEmpty { droppedAbove.removeLast() }
             prepend = droppedAbove.last.map { .ready(PendingLoad(request: $0)) }
                 ?? page.previous.map { .ready(PendingLoad(request: .producer($0))) } ?? .complete
@@ -513,8 +532,7 @@ struct PagingStateMachine<Item, Failure: Error> {
                     actions += replaceEdge(.prepend, with: ledger.first?.record.previous.map { .producer($0) })
                     continue
                 }
-                if let request = dropped.record.loadedBy { droppedAbove.append(request) }
-                actions += replaceEdge(.prepend, with: droppedAbove.last ?? ledger.first?.record.previous.map { .producer($0) })
+                actions += replaceEdge(.prepend, with: rememberDroppedAbove(dropped.record))
             case .prepend:
                 let dropped = ledger.removeLast()
                 if dropped.count > 0 {
@@ -528,11 +546,35 @@ struct PagingStateMachine<Item, Failure: Error> {
                     actions += replaceEdge(.append, with: .producer(open.continuation))
                     continue
                 }
-                if let request = dropped.record.loadedBy { droppedBelow.append(request) }
-                actions += replaceEdge(.append, with: droppedBelow.last ?? ledger.last?.record.next.map { .producer($0) })
+                actions += replaceEdge(.append, with: rememberDroppedBelow(dropped.record))
             }
         }
         return (changes, actions)
+    }
+
+    /// How to load a page just dropped at the top again. When nothing is remembered above and the page
+    /// now first was joined to it (see `PageRecord.joinedAbove`), by that page's `previous`: nothing needs
+    /// remembering, each page loaded again leads to the one above it, so memory stays flat however far the
+    /// user scrolls. Otherwise (a source that pages only downwards, or pages a refresh rearranged) by the
+    /// request that loaded the dropped page, kept on `droppedAbove`.
+    mutating func rememberDroppedAbove(_ dropped: PageRecord) -> PageRequest<Item, Failure>? {
+        if droppedAbove.isEmpty, let first = ledger.first?.record, first.joinedAbove == joinEpoch,
+           let previous = first.previous {
+            return .producer(previous)
+        }
+        if let request = dropped.loadedBy { droppedAbove.append(request) }
+        return droppedAbove.last ?? ledger.first?.record.previous.map { .producer($0) }
+    }
+
+    /// How to load a page just dropped at the bottom again: by the `next` of the page now last when the
+    /// dropped page was joined to it and nothing is remembered below, else by the request that loaded the
+    /// dropped page, kept on `droppedBelow` (see `rememberDroppedAbove`).
+    mutating func rememberDroppedBelow(_ dropped: PageRecord) -> PageRequest<Item, Failure>? {
+        if droppedBelow.isEmpty, dropped.joinedAbove == joinEpoch, let next = ledger.last?.record.next {
+            return .producer(next)
+        }
+        if let request = dropped.loadedBy { droppedBelow.append(request) }
+        return droppedBelow.last ?? ledger.last?.record.next.map { .producer($0) }
     }
 
     /// Makes `kind`'s edge ready to load `request` (`nil`: complete), cutting off its load in flight and

@@ -36,7 +36,21 @@ package struct Lock: ~Copyable, Sendable {
         return result.unsafelyUnwrapped
     }
     #else
-    @usableFromInline let word = Atomic<UInt32>(0)
+    /// Whether a thread holds the lock.
+    @usableFromInline
+    struct State: RawRepresentable, AtomicRepresentable, Equatable, Sendable {
+        @usableFromInline let rawValue: UInt32
+
+        @inlinable
+        init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        /// Nobody holds the lock.
+        @inlinable static var unlocked: State { State(rawValue: 0) }
+        /// A thread holds the lock.
+        @inlinable static var locked: State { State(rawValue: 1) }
+    }
+
+    @usableFromInline let word = Atomic<State>(.unlocked)
 
     @inlinable
     package init() {}
@@ -44,23 +58,26 @@ package struct Lock: ~Copyable, Sendable {
     /// Runs `body` while holding the lock. `body` must not call into user code.
     @inlinable
     package func locked<R>(_ body: () throws -> R) rethrows -> R {
-        if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+        if !word.compareExchange(expected: .unlocked, desired: .locked, ordering: .acquiring).exchanged {
             lockContended()
         }
-        defer { word.store(0, ordering: .releasing) }
+        defer { word.store(.unlocked, ordering: .releasing) }
         return try body()
     }
+
+    /// How many times a thread that finds the lock held tries again before it yields the processor.
+    @usableFromInline static var spinsBeforeYielding: Int { 32 }
 
     @usableFromInline
     func lockContended() {
         var attempts = 0
         while true {
-            if word.load(ordering: .relaxed) == 0,
-               word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+            if word.load(ordering: .relaxed) == .unlocked,
+               word.compareExchange(expected: .unlocked, desired: .locked, ordering: .acquiring).exchanged {
                 return
             }
             attempts += 1
-            if attempts >= 32 { sched_yield() }
+            if attempts >= Self.spinsBeforeYielding { sched_yield() }
         }
     }
     #endif

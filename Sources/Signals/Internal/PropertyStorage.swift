@@ -16,8 +16,8 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     @usableFromInline let core: Core
     /// The `Signal` around `core`, handed out as the property's `signal`.
     @usableFromInline let signal: Signal<Value, Never>
-    /// The thread inside `modify`'s body, or 0: turns a nested `modify` into a clear trap.
-    @usableFromInline let modifyingThread = Atomic<UInt>(0)
+    /// The thread inside `modify`'s body, or `noThread`: turns a nested `modify` into a clear trap.
+    @usableFromInline let modifyingThread = Atomic<ThreadID>(.noThread)
     /// Guarded by `core.lock`.
     @usableFromInline @exclusivity(unchecked) var state: PropertyState<Value>
 
@@ -45,14 +45,14 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     func modify<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         checkNotInsideModify()
         let modified = core.lock.locked { () -> PropertyState<Value>.Modification<R, E> in
-            modifyingThread.store(currentThreadID(), ordering: .relaxed)
+            modifyingThread.store(.current, ordering: .relaxed)
             let result: Result<R, E>
             do throws(E) {
                 result = .success(try body(&state.current))
             } catch {
                 result = .failure(error)
             }
-            modifyingThread.store(0, ordering: .relaxed)
+            modifyingThread.store(.noThread, ordering: .relaxed)
             // Observers are told even if `body` threw: whatever it left in place is the new value.
             let newValue = state.current
             return .init(result: result, newValue: newValue, start: state.set(newValue, &core.state, core.delivery))
@@ -64,7 +64,7 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     @inlinable
     func checkNotInsideModify() {
         let thread = modifyingThread.load(ordering: .relaxed)
-        if thread != 0 && thread == currentThreadID() {
+        if thread != .noThread && thread == .current {
             fatalError("MutableProperty: the body of modify(_:) read or changed the same property; "
                 + "use the inout value it is given instead.")
         }

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -6,12 +7,24 @@ import Glibc
 import Musl
 #endif
 
-/// An identifier of the calling thread, never 0.
+/// A thread, or no thread (`noThread`): what an atomic word that names a thread holds (`PropertyStorage`'s
+/// `modifyingThread`).
 @usableFromInline
-func currentThreadID() -> UInt {
-    #if canImport(Darwin)
-    return UInt(bitPattern: pthread_self())
-    #else
-    return UInt(pthread_self())
-    #endif
+struct ThreadID: RawRepresentable, AtomicRepresentable, Equatable, Sendable {
+    @usableFromInline let rawValue: UInt
+
+    @inlinable
+    init(rawValue: UInt) { self.rawValue = rawValue }
+
+    /// No thread (no thread's identifier is 0).
+    @inlinable static var noThread: ThreadID { ThreadID(rawValue: 0) }
+
+    /// The calling thread.
+    @usableFromInline static var current: ThreadID {
+        #if canImport(Darwin)
+        return ThreadID(rawValue: UInt(bitPattern: pthread_self()))
+        #else
+        return ThreadID(rawValue: UInt(pthread_self()))
+        #endif
+    }
 }

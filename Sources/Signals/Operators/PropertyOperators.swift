@@ -30,21 +30,31 @@ extension Property {
     /// freed, or when it is freed itself. Changes of both sources are ordered by a lock; each sends
     /// one new pair.
     public static func combineLatest<Other>(_ a: Property<Value>, _ b: Property<Other>) -> Property<(Value, Other)> {
-        let link = PropertyLink<(Value?, Other?), (Value, Other)>((nil, nil)) { parts in
-            guard let first = parts.0, let second = parts.1 else { return nil }
-            return (first, second)
-        }
+        let link = PropertyLink<LatestPair<Value, Other>, (Value, Other)>(LatestPair()) { $0.pair }
         let first = a.storage.observeChanges { event in
-            if case let .value(value) = event { link.update { $0.0 = value } } else { link.complete() }
+            if case let .value(value) = event { link.update { $0.first = value } } else { link.complete() }
         }
         let second = b.storage.observeChanges { event in
-            if case let .value(value) = event { link.update { $0.1 = value } } else { link.complete() }
+            if case let .value(value) = event { link.update { $0.second = value } } else { link.complete() }
         }
         let result = link.connect { parts in
-            if parts.0 == nil { parts.0 = first.current }
-            if parts.1 == nil { parts.1 = second.current }
+            if parts.first == nil { parts.first = first.current }
+            if parts.second == nil { parts.second = second.current }
         }
         return Property<(Value, Other)>(storage: result, observations: [first.observation, second.observation].compactMap { $0 })
+    }
+}
+
+/// The latest value of each source of `Property.combineLatest`, once it has one: the parts of its
+/// `PropertyLink`.
+struct LatestPair<First, Second> {
+    var first: First?
+    var second: Second?
+
+    /// Both values, once each source has one.
+    var pair: (First, Second)? {
+        guard let first, let second else { return nil }
+        return (first, second)
     }
 }
 

@@ -26,8 +26,12 @@ Last-Modified for the feed's version, answers late with ?delay=SECONDS, and is l
   GET /jsonapi?page[size]=L[&page[after]=ID] JSON:API: {"data": [{"type": "items", "id": "7",
                                          "attributes": {"title": ...}}], "links": {"self": ..., "next": ...}}
                                          ("next" left out on the last page)
+  GET /ids                               an ID snapshot: {"ids": [...]}, the feed's ids in order
+  GET /items?ids=I,J,K                   {"items": [...]}: the items with those ids that exist, in the order
+                                         asked (an ID snapshot's pages)
 
-An item is {"id": 7, "title": "Item 7", "created_at": "2024-05-01T12:00:07Z"} (other ids as above).
+An item is {"id": 7, "title": "Item 7", "created_at": "2024-05-01T12:00:07Z", "likes": 0} (other ids as
+above). The feed's version (ETag "vN", Last-Modified) goes up with every change a control endpoint makes.
 
 Every feed endpoint checks the query item q if present: it must arrive as NASTY (below), else the answer
 is a 400 naming what arrived. With nasty=1, the cursors of /cursor, /drf and /notion start with NASTY (the
@@ -39,7 +43,11 @@ Control endpoints (GET or POST; answer JSON):
   /control/reset?items=N                 a fresh feed of items 1...N; clears faults and the log
   /control/insert?at=I&count=C           inserts C new items at position I (new ids, above the rest)
   /control/delete?at=I&count=C           deletes C items from position I
-  /control/fault?kind=K&times=T          the next T feed requests fail as K: 500, 429, malformed,
+  /control/delete?ids=I,J                deletes the items with those ids
+  /control/move?id=I&to=P                moves the item with id I to position P (counted without it)
+  /control/like?id=I&likes=N             sets the counter field "likes" of item I to N
+  /control/fault?kind=K&times=T[&after=A] the T feed requests after the next A (0 by default) fail as K:
+                                         500, 429, malformed,
                                          truncated (the page's headers, half its body, then close),
                                          drop (the connection closes with no answer),
                                          content-type (a text/html page with status 200),
@@ -54,7 +62,8 @@ Control endpoints (GET or POST; answer JSON):
                                          next_cursor and prev_cursor are the cursor it was asked with)
   /control/slow?delay=S&times=T          the next T feed requests answer after S seconds
   /control/log[?tag=NAME]                the feed requests: path, query (decoded), time (seconds since
-                                         the server started), tag, status, outcome ("pending",
+                                         the server started), tag, status, conditional (whether it carried
+                                         If-None-Match or If-Modified-Since), outcome ("pending",
                                          "written", or "closed": the client closed the connection before
                                          the response was written; "dropped" for the drop fault)
   /control/shutdown                      stops the server
@@ -95,7 +104,14 @@ class Feed:
     @staticmethod
     def make(ident):
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(BASE_TIME + ident))
-        return {"id": ident, "title": "Item %d" % ident, "created_at": stamp}
+        return {"id": ident, "title": "Item %d" % ident, "created_at": stamp, "likes": 0}
+
+    def position(self, ident):
+        """The position of the item with id `ident`, or None."""
+        for index, item in enumerate(self.items):
+            if item["id"] == ident:
+                return index
+        return None
 
     def changed(self):
         self.version += 1
@@ -114,6 +130,14 @@ FEED = Feed(int(os.environ.get("FEED_ITEMS", "23")))
 
 def query_pairs(query):
     return {k: v[0] for k, v in query.items()}
+
+
+def ids_of(query):
+    """The integers of the comma-separated query item `ids`; None if one is not an integer."""
+    try:
+        return [int(part) for part in query.get("ids", [""])[0].split(",") if part.strip()]
+    except ValueError:
+        return None
 
 
 def integer(query, name, default):
@@ -147,7 +171,7 @@ class Handler(BaseHTTPRequestHandler):
         if url.path.startswith("/control/"):
             self.control(url.path[len("/control/"):], query)
         elif url.path in ("/page", "/cursor", "/link", "/drf", "/offset", "/github", "/stripe", "/slack",
-                          "/notion", "/jsonapi"):
+                          "/notion", "/jsonapi", "/ids", "/items"):
             self.feed(url.path, query)
         else:
             self.reply(404, {"error": "no such endpoint: %s" % url.path})
@@ -169,14 +193,35 @@ class Handler(BaseHTTPRequestHandler):
                 FEED.changed()
                 answer = {"inserted": [item["id"] for item in new], "count": len(FEED.items)}
             elif command == "delete":
-                at, count = integer(query, "at", 0), integer(query, "count", 1)
-                gone = FEED.items[at:at + count]
-                del FEED.items[at:at + count]
+                if "ids" in query:
+                    if ids_of(query) is None:
+                        self.reply(400, {"error": "ids must be integers: %s" % query["ids"][0]})
+                        return
+                    wanted = set(ids_of(query))
+                    gone = [item for item in FEED.items if item["id"] in wanted]
+                    FEED.items = [item for item in FEED.items if item["id"] not in wanted]
+                else:
+                    at, count = integer(query, "at", 0), integer(query, "count", 1)
+                    gone = FEED.items[at:at + count]
+                    del FEED.items[at:at + count]
                 FEED.changed()
                 answer = {"deleted": [item["id"] for item in gone], "count": len(FEED.items)}
+            elif command in ("move", "like"):
+                position = FEED.position(integer(query, "id", -1))
+                if position is None:
+                    self.reply(404, {"error": "no item with id %s" % query.get("id", ["?"])[0]})
+                    return
+                if command == "move":
+                    item = FEED.items.pop(position)
+                    FEED.items.insert(max(0, integer(query, "to", 0)), item)
+                else:
+                    FEED.items[position] = dict(FEED.items[position], likes=integer(query, "likes", 0))
+                FEED.changed()
+                answer = {"ids": [item["id"] for item in FEED.items]}
             elif command == "fault":
                 kind = query.get("kind", ["500"])[0]
-                FEED.faults.extend([kind] * integer(query, "times", 1))
+                # Faults queue behind the ones already set; None lets a request through.
+                FEED.faults.extend([None] * integer(query, "after", 0) + [kind] * integer(query, "times", 1))
                 answer = {"faults": FEED.faults}
             elif command == "slow":
                 FEED.slow.extend([float(query.get("delay", ["1"])[0])] * integer(query, "times", 1))
@@ -200,6 +245,8 @@ class Handler(BaseHTTPRequestHandler):
             delay = FEED.slow.pop(0) if FEED.slow else float(query.get("delay", ["0"])[0])
             entry = {"path": self.path, "query": {k: v[0] for k, v in query.items()},
                      "time": time.monotonic() - STARTED, "tag": query.get("tag", [None])[0],
+                     "conditional": self.headers.get("If-None-Match") is not None
+                     or self.headers.get("If-Modified-Since") is not None,
                      "status": None, "outcome": "pending"}
             FEED.log.append(entry)
         if fault == "drop":  # the connection closes with no answer at all
@@ -366,6 +413,13 @@ class Handler(BaseHTTPRequestHandler):
             if start + limit < len(items):
                 links["next"] = "/jsonapi?" + urlencode(dict(keep, **{"page[after]": str(window[-1]["id"])}))
             body = {"data": data, "links": links}
+        elif path == "/ids":
+            body = {"ids": [item["id"] for item in items]}
+        elif path == "/items":
+            if ids_of(query) is None:
+                return 400, {}, json.dumps({"error": "ids arrived as %r" % query["ids"][0]}).encode()
+            by_id = {item["id"]: item for item in items}
+            body = {"items": [by_id[ident] for ident in ids_of(query) if ident in by_id]}
         else:  # /offset
             limit = max(1, integer(query, "limit", 10))
             offset = max(0, integer(query, "offset", 0))

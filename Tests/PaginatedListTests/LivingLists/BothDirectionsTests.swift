@@ -114,6 +114,20 @@ struct MaxPagesTests {
         #expect(ids(viewModel) == [7, 8, 9, 10, 11, 12])
     }
 
+    @Test func aWindowOverPagesThatLeadBothWaysRemembersNothingHoweverFarItScrolls() {
+        let feed = ScriptedFeed(ids: Array(1 ... 300), size: 3)
+        let viewModel = opened(feed, at: 150, maxPages: 3)
+        for _ in 0 ..< 40 { viewModel.loadNextPage() }
+        #expect(ids(viewModel) == Array(262 ... 270))
+        #expect(MachinePeek(viewModel)?.rememberedRequests == 0, "the first page's previous leads back up")
+        for _ in 0 ..< 80 { viewModel.loadPreviousPage() }
+        #expect(ids(viewModel) == Array(22 ... 30))
+        #expect(MachinePeek(viewModel)?.rememberedRequests == 0, "the last page's next leads back down")
+        for _ in 0 ..< 7 { viewModel.loadPreviousPage() }
+        #expect(ids(viewModel) == Array(1 ... 9))
+        #expect(viewModel.loadStates.value.prepend == .complete)
+    }
+
     @Test func aSourceWithoutPreviousProducersStillScrollsBackThroughDroppedPages() {
         let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: 2) {
             postChain([[1, 2], [3, 4], [5, 6], [7, 8]])
@@ -121,6 +135,7 @@ struct MaxPagesTests {
         for _ in 0 ..< 4 { viewModel.loadNextPage() }
         #expect(ids(viewModel) == [5, 6, 7, 8])
         #expect(viewModel.exhausted.value)
+        #expect(MachinePeek(viewModel)?.rememberedRequests == 2, "no page leads up: the requests are kept")
         viewModel.loadPreviousPage()
         viewModel.loadPreviousPage()
         #expect(ids(viewModel) == [1, 2, 3, 4])

@@ -10,6 +10,8 @@ struct MachinePeek: Equatable {
     let ledgerItemCount: Int
     /// The item count of each page held, top to bottom.
     let pageSizes: [Int]
+    /// How many requests of dropped pages the machine keeps (above and below the window).
+    let rememberedRequests: Int
 
     init?<Item, Failure>(_ viewModel: PaginatedListViewModel<Item, Failure>) {
         // Reflecting a child costs a type lookup: find the machine's position once, then read only it.
@@ -24,6 +26,7 @@ struct MachinePeek: Equatable {
         pageCount = machine.ledger.pageCount
         ledgerItemCount = machine.ledger.itemCount
         pageSizes = machine.ledger.pages.map(\.count)
+        rememberedRequests = machine.droppedAbove.count + machine.droppedBelow.count
     }
 
     /// The position of the storage's `machine` among its stored properties.

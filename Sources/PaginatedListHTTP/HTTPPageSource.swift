@@ -28,9 +28,8 @@ import Signals
 /// **Both ways.** The list opens where the style's start says (`startPage:` of `.pageNumber`, `start:` of
 /// `.offset`, `.cursor` and `.startingAfter`; the URL itself for `.nextURL` and `.linkHeader`), and
 /// `loadPreviousPage()` loads the pages before it: page numbers down to the first, offsets up to the top,
-/// and the pages a body's previous cursor or URL (`previous:`) or a `Link: <…>; rel="prev"` names. Pages
-/// loaded that way carry no `next` (the page after each is held already), and the items they repeat are
-/// dropped like the next pages' are.
+/// and the pages a body's previous cursor or URL (`previous:`) or a `Link: <…>; rel="prev"` names. The
+/// items they repeat are dropped like the next pages' are.
 ///
 /// Each successful first-page response is recorded in `firstPageVersion`, so a freshness check starts
 /// from what the list loaded (`changeMonitor()`). A value; `Sendable`; copies share `firstPageVersion`.

@@ -78,19 +78,13 @@ import Testing
         ])
     }
 
-    @Test(arguments: ["simulated", "page", "offset", "array"])
+    @Test(arguments: ["page", "offset", "array"])
     func startOpensInTheMiddleThroughEverySourceWithAStartPosition(source: String) throws {
-        let lines = try run(["--items", "1000", "--start", "500", "--source", source, "--max-pages", "3",
-                             "--script", "next,prev,prev,prev,next,next,next"])
-        #expect(lines == [
-            "next -> items=20 loading=false error=nil exhausted=false cursor=#0500 likes=0 rows=#0481-#0500 gap=none dropped=0",
-            "prev -> items=40 loading=false error=nil exhausted=false cursor=#0500 likes=0 rows=#0461-#0500 gap=none dropped=0",
-            "prev -> items=60 loading=false error=nil exhausted=false cursor=#0500 likes=0 rows=#0441-#0500 gap=none dropped=0",
-            "prev -> items=60 loading=false error=nil exhausted=false cursor=#0480 likes=0 rows=#0421-#0480 gap=none dropped=20",
-            "next -> items=60 loading=false error=nil exhausted=false cursor=#0480 likes=0 rows=#0441-#0500 gap=none dropped=20",
-            "next -> items=60 loading=false error=nil exhausted=false cursor=#0480 likes=0 rows=#0461-#0520 gap=none dropped=40",
-            "next -> items=60 loading=false error=nil exhausted=false cursor=#0481 likes=0 rows=#0481-#0540 gap=none dropped=60",
-        ], "--source \(source)")
+        // The same rows, window and cursor as the simulated feed's own chain opened there.
+        let script = ["--items", "1000", "--start", "500", "--max-pages", "3", "--script", "next,prev,prev,prev,next,next,next"]
+        let lines = try run(script + ["--source", source])
+        #expect(lines.first?.contains("cursor=#0500 likes=0 rows=#0481-#0500") == true)
+        #expect(lines == (try run(script)), "--source \(source)")
     }
 
     @Test func maxPagesHoldsAWindowAndCountsTheRowsDropped() throws {

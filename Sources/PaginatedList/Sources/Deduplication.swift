@@ -95,7 +95,7 @@ struct Deduplication<Item>: Sendable {
                 var inPage = Set<ID>(minimumCapacity: ids.count)
                 kept.reserveCapacity(items.count)
                 for index in items.indices
-                where earlier[index] == nil && !deliveredOpposite(ids[index]) && inPage.insert(ids[index]).inserted {
+                where earlier[index] == nil && deliveredOpposite?(ids[index]) != true && inPage.insert(ids[index]).inserted {
                     kept.append(items[index])
                     keptIDs.append(ids[index])
                 }

@@ -172,39 +172,40 @@ where Item.ID: Sendable {
         let reachesEnd: Bool
     }
 
-    /// Fetches what `request` asks for and hands it over as the reading sees it. Going up, the request's
-    /// positions `r ..< r + l` are the feed's `base - r - l ..< base - r`, read from the bottom; a window
-    /// cut short by the bottom of the feed is re-aligned (its first item is the feed's last), one cut by
-    /// the top reaches the end.
+    /// The request that fetches what `request` asks for, and how the reading sees its answer. Going up,
+    /// the request's positions `r ..< r + l` are the feed's `base - r - l ..< base - r`, read from the
+    /// bottom; a window cut short by the bottom of the feed is re-aligned (its first item is the feed's
+    /// last), one cut by the top reaches the end.
     private func fetchSight(
         _ request: Progress.Request, of position: Position
-    ) -> Producer<Sight, Failure> {
+    ) -> (fetch: Producer<[Item], Failure>, sight: @Sendable ([Item]) -> Sight) {
         guard position.side == .above else {
-            return fetch(request.offset, request.limit).map { window in
+            return (fetch(request.offset, request.limit), { window in
                 Sight(window: window, request: request, startsAtEdge: request.offset == 0,
                       reachesEnd: window.count < request.limit)
-            }
+            })
         }
         let bottom = position.base - request.offset
         let top = bottom - request.limit
         guard bottom > 0 else {
             // The whole window lies above the top of the feed: nothing there (as a window past the end).
-            return Producer(value: Sight(window: [], request: request, startsAtEdge: false, reachesEnd: true))
+            return (Producer(value: []), { _ in Sight(window: [], request: request, startsAtEdge: false, reachesEnd: true) })
         }
         let from = max(0, top)
         let asked = bottom - from
-        return fetch(from, asked).map { items in
+        let base = position.base
+        return (fetch(from, asked), { items in
             let window = Array(items.prefix(asked).reversed())
             guard window.count < asked, !window.isEmpty else {
                 return Sight(window: window, request: request, startsAtEdge: window.isEmpty && from == 0,
                              reachesEnd: top <= 0)
             }
             // The feed ends above the window's bottom: its last item is the window's first.
-            let offset = position.base - from - window.count
+            let offset = base - from - window.count
             let aligned = Progress.Request(offset: offset, limit: request.offset + request.limit - offset,
                                            overlap: request.offset + request.overlap - offset)
             return Sight(window: window, request: aligned, startsAtEdge: true, reachesEnd: top <= 0)
-        }
+        })
     }
 
     /// Runs one request of a page, then the next one the page needs, until it is complete.
@@ -214,9 +215,11 @@ where Item.ID: Sendable {
         _ observer: Signal<Outcome, Failure>.Observer, _ lifetime: Lifetime
     ) {
         guard !lifetime.hasEnded else { return }
-        fetchSight(request, of: progress.position).startFirst(in: lifetime) { [self] event in
+        let (fetch, see) = fetchSight(request, of: progress.position)
+        fetch.startFirst(in: lifetime) { [self] event in
             switch event {
-            case let .value(sight):
+            case let .value(window):
+                let sight = see(window)
                 var progress = progress
                 switch progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
                                        reachesEnd: sight.reachesEnd) {
@@ -591,7 +594,7 @@ where Item.ID: Sendable {
         /// the start page, where the page above it starts).
         func outcome(isLast: Bool) -> Outcome {
             let (items, ledger, generation) = position.sides.admit(on: position.side) { deliveredOpposite in
-                let items = kept.filter { !deliveredOpposite($0.id) }
+                let items = deliveredOpposite.map { delivered in kept.filter { !delivered($0.id) } } ?? kept
                 let (ledger, generation) = position.ledger.record(items.map(\.id), at: position.generation)
                 return ((items, ledger, generation), ledger)
             }

@@ -135,14 +135,14 @@ final class ChainSides<ID: Hashable & Sendable>: Sendable {
     }
 
     /// Runs `admit` with the chain's lock held, handing it whether a page on the other side than `side`
-    /// delivered an ID (the start page, at the bottom of both ledgers, is on neither), and registers the
-    /// ledger it recorded in as `side`'s. `admit` must not call user code.
+    /// delivered an ID (the start page, at the bottom of both ledgers, is on neither; `nil`: that side has
+    /// no pages), and registers the ledger it recorded in as `side`'s. `admit` must not call user code.
     func admit<Result>(
-        on side: Side, _ admit: (_ deliveredOpposite: (ID) -> Bool) -> (result: Result, ledger: SeenIDs<ID>)
+        on side: Side, _ admit: (_ deliveredOpposite: ((ID) -> Bool)?) -> (result: Result, ledger: SeenIDs<ID>)
     ) -> Result {
         state.withLock { state in
             let opposite = side == .below ? state.above : state.below
-            let outcome = admit { id in opposite?.contains(id, from: 1) ?? false }
+            let outcome = admit(opposite.map { opposite in { id in opposite.contains(id, from: 1) } })
             switch side {
             case .below: state.below = outcome.ledger
             case .above: state.above = outcome.ledger

@@ -34,7 +34,8 @@ public enum PaginatedListDiagnostic: Equatable, Sendable {
     case sourceCorrection(SourceCorrection)
 
     /// A correction a page source made while paging a feed that changes underneath, with what it means for
-    /// the list the user sees (`impact`).
+    /// the list the user sees (`impact`). The cases describe a page loaded downwards; on a page loaded
+    /// upwards (through `Page.previous`, a list opened in the middle), "above" and "below" swap.
     public enum SourceCorrection: Equatable, Sendable {
         /// Items already shown came back where the source expected new ones (items were inserted above the
         /// items shown, or an item shown was re-ranked below them); `count` were dropped.

@@ -23,8 +23,13 @@ import Signals
 /// The paging logic is `PaginatedList`'s sources': page numbers end at a short page or the total, offsets
 /// over `Identifiable` items overlap and correct for a changing feed, and `Identifiable` items an earlier
 /// page delivered are dropped. A body that is not what the style needs fails the page with an
-/// `HTTPError` naming the key path: never a silent end of the list. With `.linkHeader`, a page that has a
-/// `Link: <…>; rel="prev"` carries that page as its `previous` (a list opened in the middle grows upwards).
+/// `HTTPError` naming the key path: never a silent end of the list.
+///
+/// **Both ways.** The list opens where the style's start says (`startPage:` of `.pageNumber`, `start:` of
+/// `.offset`, `.cursor` and `.startingAfter`; the URL itself for `.nextURL` and `.linkHeader`), and
+/// `loadPreviousPage()` loads the pages before it: page numbers down to the first, offsets up to the top,
+/// and the pages a body's previous cursor or URL (`previous:`) or a `Link: <…>; rel="prev"` names. The
+/// items they repeat are dropped like the next pages' are.
 ///
 /// Each successful first-page response is recorded in `firstPageVersion`, so a freshness check starts
 /// from what the list loaded (`changeMonitor()`). A value; `Sendable`; copies share `firstPageVersion`.
@@ -58,25 +63,25 @@ public struct HTTPPageSource<Item: Decodable & Sendable>: PaginatedListDependenc
         self.reader = reader
         switch paging.style {
         case let .pageNumber(pageSize, _, _, firstPage, _, _):
-            let source = PageNumberSource(firstPageIndex: firstPage, pageSize: pageSize,
-                                          fetch: reader.pageNumberFetch(firstPage: firstPage))
+            let source = PageNumberSource(firstPageIndex: firstPage, startPage: reader.startPage, pageSize: pageSize,
+                                          fetch: reader.pageNumberFetch)
             makeFirstPage = source.firstPage
         case let .offset(limit, _, _):
-            let source = PageNumberSource(firstPageIndex: 0, pageSize: limit, fetch: reader.steppedOffsetFetch)
+            let source = PageNumberSource(firstPageIndex: reader.steppedOffsetFirstPage(limit: limit), startPage: 0,
+                                          pageSize: limit, fetch: reader.steppedOffsetFetch)
             makeFirstPage = source.firstPage
-        case .cursor, .startingAfter, .nextURL:
+        case .cursor, .startingAfter, .nextURL, .linkHeader:
             makeFirstPage = CursorSource(fetch: reader.urlFetch).firstPage
-        case .linkHeader:
-            makeFirstPage = { reader.firstPageLinkingBack { CursorSource(fetch: $0).firstPage() } }
         }
     }
 
-    /// The first page of a fresh chain: requested when started.
+    /// The first page of a fresh chain (the page the list opens at): requested when started.
     public func firstPage() -> Producer<Page<Item, HTTPError>, HTTPError> {
         makeFirstPage()
     }
 
-    /// The first page's request, as the source makes it (the style's query items set).
+    /// The first page's request, as the source makes it (the style's query items set): the page the list
+    /// opens at.
     public var firstPageRequest: URLRequest {
         URLRequest(url: reader.firstURL)
     }
@@ -106,15 +111,13 @@ extension HTTPPageSource where Item: Identifiable, Item.ID: Sendable {
         self.reader = reader
         switch paging.style {
         case let .pageNumber(pageSize, _, _, firstPage, _, _):
-            let source = PageNumberSource(firstPageIndex: firstPage, pageSize: pageSize,
-                                          fetch: reader.pageNumberFetch(firstPage: firstPage))
+            let source = PageNumberSource(firstPageIndex: firstPage, startPage: reader.startPage, pageSize: pageSize,
+                                          fetch: reader.pageNumberFetch)
             makeFirstPage = source.firstPage
         case let .offset(limit, _, _):
-            makeFirstPage = OffsetSource(limit: limit, fetch: reader.offsetFetch).firstPage
-        case .cursor, .startingAfter, .nextURL:
+            makeFirstPage = OffsetSource(limit: limit, start: reader.startOffset, fetch: reader.offsetFetch).firstPage
+        case .cursor, .startingAfter, .nextURL, .linkHeader:
             makeFirstPage = CursorSource(fetch: reader.urlFetch).firstPage
-        case .linkHeader:
-            makeFirstPage = { reader.firstPageLinkingBack { CursorSource(fetch: $0).firstPage() } }
         }
     }
 }

@@ -45,4 +45,10 @@ public enum HTTPQuery {
         components.percentEncodedQueryItems = query.isEmpty ? nil : query
         return components.url ?? url
     }
+
+    /// The value of `url`'s last query item named `name`, decoded; `nil` if it has none.
+    static func value(of name: String, in url: URL) -> String? {
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedQueryItems ?? []
+        return items.last { ($0.name.removingPercentEncoding ?? $0.name) == name }?.value.map { $0.removingPercentEncoding ?? $0 }
+    }
 }

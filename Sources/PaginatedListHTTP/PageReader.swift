@@ -73,15 +73,33 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
         }
     }
 
+    private static func missing(_ path: JSONPath, _ what: String, in response: HTTPResponse) -> HTTPError {
+        HTTPError(kind: .decoding, response: response, reason: "missing key \(path) (\(what))", keyPath: path.description)
+    }
+
+    private static func wrong(_ path: JSONPath, _ expected: String, _ value: JSONValue, in response: HTTPResponse) -> HTTPError {
+        HTTPError(kind: .decoding, response: response, reason: "expected \(expected) at \(path), found \(value.kindName)",
+                  keyPath: path.description)
+    }
+
+    /// The URL the body's value at `path` names (absolute, or relative to the response's URL); `nil` for
+    /// `null` or `""`.
+    private func linkedURL(_ value: JSONValue, at path: JSONPath, in response: HTTPResponse) throws(HTTPError) -> URL? {
+        if value == .null || value == .string("") { return nil }
+        guard case let .string(text) = value else { throw Self.wrong(path, "a URL", value, in: response) }
+        guard let target = URL(string: text, relativeTo: response.url ?? url)?.absoluteURL else {
+            throw HTTPError(kind: .decoding, response: response, reason: "the value at \(path) is not a URL: \(text)",
+                            keyPath: path.description)
+        }
+        return target
+    }
+
     /// Where the page after `page` is, by the style (page numbers and offsets count for themselves: `.end`).
     func next(after page: ReadPage<Item>) throws(HTTPError) -> NextPage {
         let response = page.response
-        func missing(_ path: JSONPath, _ what: String) -> HTTPError {
-            HTTPError(kind: .decoding, response: response, reason: "missing key \(path) (\(what))", keyPath: path.description)
-        }
+        func missing(_ path: JSONPath, _ what: String) -> HTTPError { Self.missing(path, what, in: response) }
         func wrong(_ path: JSONPath, _ expected: String, _ value: JSONValue) -> HTTPError {
-            HTTPError(kind: .decoding, response: response, reason: "expected \(expected) at \(path), found \(value.kindName)",
-                      keyPath: path.description)
+            Self.wrong(path, expected, value, in: response)
         }
         func flag(_ path: JSONPath) throws(HTTPError) -> Bool {
             guard let value = page.values[path] else { throw missing(path, "whether more pages follow") }
@@ -116,18 +134,51 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
                 if absentMeansEnd { return .end }
                 throw missing(path, "the next page's URL")
             }
-            if value == .null || value == .string("") { return .end }
-            guard case let .string(text) = value else { throw wrong(path, "a URL", value) }
-            guard let next = URL(string: text, relativeTo: response.url ?? url)?.absoluteURL else {
-                throw HTTPError(kind: .decoding, response: response, reason: "the value at \(path) is not a URL: \(text)",
-                                keyPath: path.description)
-            }
-            return .url(next)
+            return try linkedURL(value, at: path, in: response).map(NextPage.url) ?? .end
         case let .linkHeader(relation):
             guard let header = response.header("Link"),
                   let next = WebLink.target(of: relation, in: header, relativeTo: response.url ?? url) else { return .end }
             return .url(next)
         }
+    }
+
+    /// Where the page before `page` is, by the style: a `Link` header's `prev` (or `previous`) link, or
+    /// the body's value at the `previous` path of the cursor and next-URL styles; `.end` for the other
+    /// styles (page numbers and offsets count for themselves) and when there is none.
+    func previous(of page: ReadPage<Item>) throws(HTTPError) -> NextPage {
+        let response = page.response
+        switch pagination.style {
+        case .linkHeader:
+            guard let header = response.header("Link"),
+                  let link = WebLink.parse(header, relativeTo: response.url ?? url)
+                      .first(where: { $0.has(relation: "prev") || $0.has(relation: "previous") }) else { return .end }
+            return .url(link.target)
+        case .cursor:
+            guard let path = pagination.previous else { return .end }
+            guard let value = page.values[path] else { throw Self.missing(path, "the previous page's cursor", in: response) }
+            if value == .null || value == .string("") { return .end }
+            guard let cursor = value.text else { throw Self.wrong(path, "a string or a number", value, in: response) }
+            return .cursor(cursor)
+        case let .nextURL(_, absentMeansEnd):
+            guard let path = pagination.previous else { return .end }
+            guard let value = page.values[path] else {
+                if absentMeansEnd { return .end }
+                throw Self.missing(path, "the previous page's URL", in: response)
+            }
+            return try linkedURL(value, at: path, in: response).map(NextPage.url) ?? .end
+        case .pageNumber, .offset, .startingAfter:
+            return .end
+        }
+    }
+
+    /// Fails with an `HTTPError` when `cursor`, read at `path` of `page`, is the cursor `sent` for that
+    /// page: following it would load the same page for ever.
+    private func refuseRepeat(_ cursor: String, sent: String?, at path: JSONPath?, _ page: ReadPage<Item>) throws(HTTPError) {
+        guard cursor == sent else { return }
+        let place = path.map { " at \($0)" } ?? ""
+        throw HTTPError(kind: .decoding, response: page.response,
+                        reason: "the cursor\(place) repeats the cursor of this page (\(cursor)): following it would load it for ever",
+                        keyPath: path?.description)
     }
 
     /// The page number response of `page`: its items and the totals the style reads.
@@ -172,109 +223,114 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
         }
     }
 
-    /// The first page's URL.
+    /// The page number the list opens at (page-number style).
+    var startPage: Int {
+        switch (pagination.style, pagination.start) {
+        case let (_, .page(number)?): number
+        case let (.pageNumber(_, _, _, firstPage, _, _), _): firstPage
+        default: 0
+        }
+    }
+
+    /// The offset the list opens at (offset style).
+    var startOffset: Int {
+        if case let .offset(offset)? = pagination.start { return offset }
+        return 0
+    }
+
+    /// The first page's URL: the page the list opens at.
     var firstURL: URL {
         switch pagination.style {
-        case let .pageNumber(pageSize, _, _, firstPage, _, _): numberedURL(firstPage, size: pageSize)
-        case let .offset(limit, _, _): numberedURL(0, size: limit)
+        case let .pageNumber(pageSize, _, _, _, _, _): numberedURL(startPage, size: pageSize)
+        case let .offset(limit, _, _): numberedURL(startOffset, size: limit)
+        case .cursor, .startingAfter:
+            if case let .cursor(start)? = pagination.start {
+                HTTPQuery.url(url, setting: [(name: cursorParameter, value: start)])
+            } else {
+                url
+            }
         default: url
         }
     }
 
     /// `PageNumberSource`'s fetch, for the page-number style.
-    func pageNumberFetch(firstPage: Int) -> PageNumberSource<Item, HTTPError>.Fetch {
+    var pageNumberFetch: PageNumberSource<Item, HTTPError>.Fetch {
         { [self] number, size in
-            read(numberedURL(number, size: size), isFirst: number == firstPage).attemptMap { page throws(HTTPError) in
+            read(numberedURL(number, size: size), isFirst: number == startPage).attemptMap { page throws(HTTPError) in
                 try pageNumberResponse(page)
             }
         }
     }
 
-    /// `PageNumberSource`'s fetch, for the offset style without corrections: page `n` (from 0) is the
-    /// window at `n × size`.
+    /// `PageNumberSource`'s fetch, for the offset style without corrections: page `n` (0 is the start
+    /// page) is the window at `startOffset + n × size`, the top one cut short at offset 0.
     var steppedOffsetFetch: PageNumberSource<Item, HTTPError>.Fetch {
         { [self] number, size in
-            read(numberedURL(number * size, size: size), isFirst: number == 0).map { PageNumberResponse(items: $0.items) }
+            let offset = startOffset + number * size
+            return read(numberedURL(max(0, offset), size: size + min(0, offset)), isFirst: number == 0)
+                .map { PageNumberResponse(items: $0.items) }
         }
     }
 
-    /// `CursorSource`'s fetch with the next page's URL as the cursor, for every cursor-like style.
+    /// The page number of the offset style's top page without corrections (`steppedOffsetFetch`).
+    func steppedOffsetFirstPage(limit: Int) -> Int {
+        -((startOffset + limit - 1) / limit)
+    }
+
+    /// `CursorSource`'s fetch with the page's URL as the cursor, for every cursor-like style: the first
+    /// page at `firstURL`, then the URLs of the pages after and before each page, by the style.
     var urlFetch: CursorSource<Item, URL, HTTPError>.Fetch {
         { [self] cursor in
-            read(cursor ?? url, isFirst: cursor == nil).attemptMap { page throws(HTTPError) in
-                CursorResponse(items: page.items, nextCursor: try nextURL(after: page))
+            let pageURL = cursor ?? firstURL
+            return read(pageURL, isFirst: cursor == nil).attemptMap { page throws(HTTPError) in
+                CursorResponse(items: page.items, previousCursor: try previousURL(of: page, at: pageURL),
+                               nextCursor: try nextURL(after: page, at: pageURL))
             }
         }
     }
 
-    /// The URL of the page after `page` by the style, or `nil` if `page` is the last.
-    func nextURL(after page: ReadPage<Item>) throws(HTTPError) -> URL? {
+    /// The URL of the page after `page` (read from `pageURL`) by the style, or `nil` if `page` is the last.
+    func nextURL(after page: ReadPage<Item>, at pageURL: URL) throws(HTTPError) -> URL? {
         switch try next(after: page) {
-        case .end: nil
-        case let .url(next): next
-        case let .cursor(value): HTTPQuery.url(url, setting: [(name: cursorParameter, value: value)])
-        }
-    }
-
-    // MARK: - The page before (Link: rel="prev")
-
-    /// The target of `page`'s `Link` header link with relation `prev` (or its synonym `previous`), for
-    /// the link-header style; `nil` for the other styles or when there is none.
-    func previousURL(of page: ReadPage<Item>) -> URL? {
-        guard case .linkHeader = pagination.style, let header = page.response.header("Link") else { return nil }
-        return WebLink.parse(header, relativeTo: page.response.url ?? url)
-            .first { $0.has(relation: "prev") || $0.has(relation: "previous") }?.target
-    }
-
-    /// The link-header style's first page: the page of `url`, paged on by the `CursorSource` that `chain`
-    /// makes over a fetch (so its de-duplication applies), with the page its `prev` link names as its
-    /// `previous`. The first page is read once: the chain's first fetch hands over the response read.
-    func firstPageLinkingBack(
-        chain: @escaping @Sendable (@escaping CursorSource<Item, URL, HTTPError>.Fetch) -> Producer<Page<Item, HTTPError>, HTTPError>
-    ) -> Producer<Page<Item, HTTPError>, HTTPError> {
-        let reader = self
-        return read(url, isFirst: true).flatMap(.latest) { first in
-            let response = Result { () throws(HTTPError) in
-                CursorResponse(items: first.items, nextCursor: try reader.nextURL(after: first))
+        case .end: return nil
+        case let .url(next): return next
+        case let .cursor(value):
+            if case let .cursor(path, _, _) = pagination.style {
+                try refuseRepeat(value, sent: HTTPQuery.value(of: cursorParameter, in: pageURL), at: path, page)
             }
-            let urlFetch = reader.urlFetch
-            let previous = reader.previousURL(of: first)
-            return chain { cursor in cursor.map(urlFetch) ?? Producer(result: response) }.map { page in
-                Page(items: page.items, previous: previous.map(reader.linkedPage), next: page.next,
-                     diagnostics: page.diagnostics)
-            }
+            return HTTPQuery.url(url, setting: [(name: cursorParameter, value: value)])
         }
     }
 
-    /// The page of `pageURL` read by the link-header style, with the pages its `prev` and `next` links
-    /// name as its `previous` and `next` (made the same way): the pages above a list that opened in the
-    /// middle. Items are not de-duplicated here; the view model holds an id once.
-    func linkedPage(_ pageURL: URL) -> Producer<Page<Item, HTTPError>, HTTPError> {
-        let reader = self
-        return read(pageURL, isFirst: false).attemptMap { page throws(HTTPError) in
-            Linked(items: page.items, previous: reader.previousURL(of: page), next: try reader.nextURL(after: page))
-        }.map { linked in
-            Page(items: linked.items, previous: linked.previous.map(reader.linkedPage), next: linked.next.map(reader.linkedPage))
+    /// The URL of the page before `page` (read from `pageURL`) by the style, or `nil` if there is none.
+    func previousURL(of page: ReadPage<Item>, at pageURL: URL) throws(HTTPError) -> URL? {
+        switch try previous(of: page) {
+        case .end: return nil
+        case let .url(previous): return previous
+        case let .cursor(value):
+            let parameter = pagination.previousParameter ?? cursorParameter
+            try refuseRepeat(value, sent: HTTPQuery.value(of: parameter, in: pageURL), at: pagination.previous, page)
+            return HTTPQuery.url(url, setting: [(name: parameter, value: value)])
         }
     }
 
-    /// A page read by the link-header style: its items and the URLs of the pages around it.
-    private struct Linked: Sendable {
-        let items: [Item]
-        let previous: URL?
-        let next: URL?
-    }
-
-    /// `CursorSource`'s fetch with the body's cursor as the cursor (the cursor style).
+    /// `CursorSource`'s fetch with the body's cursor as the cursor (the cursor style): the cursors of the
+    /// pages after and before each page.
     var cursorFetch: CursorSource<Item, String, HTTPError>.Fetch {
         { [self] cursor in
             let pageURL = cursor.map { HTTPQuery.url(url, setting: [(name: cursorParameter, value: $0)]) } ?? url
             return read(pageURL, isFirst: cursor == nil).attemptMap { page throws(HTTPError) in
-                let next: String? = switch try next(after: page) {
-                case let .cursor(value): value
-                case .end, .url: nil
+                var next: String?
+                if case let .cursor(value) = try self.next(after: page) {
+                    try refuseRepeat(value, sent: cursor, at: nil, page)
+                    next = value
                 }
-                return CursorResponse(items: page.items, nextCursor: next)
+                var previous: String?
+                if case let .cursor(value) = try self.previous(of: page) {
+                    try refuseRepeat(value, sent: cursor, at: pagination.previous, page)
+                    previous = value
+                }
+                return CursorResponse(items: page.items, previousCursor: previous, nextCursor: next)
             }
         }
     }
@@ -289,10 +345,13 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
 }
 
 extension PageReader where Item: Identifiable, Item.ID: Sendable {
-    /// `OffsetSource`'s fetch, for the offset style with corrections.
+    /// `OffsetSource`'s fetch, for the offset style with corrections: the start page's request (the
+    /// window at the start offset, of the style's limit) records the first page's version.
     var offsetFetch: OffsetSource<Item, HTTPError>.Fetch {
         { [self] offset, limit in
-            read(numberedURL(offset, size: limit), isFirst: offset == 0).map(\.items)
+            let isFirst = if case let .offset(pageLimit, _, _) = pagination.style { offset == startOffset && limit == pageLimit }
+                else { false }
+            return read(numberedURL(offset, size: limit), isFirst: isFirst).map(\.items)
         }
     }
 }

@@ -30,8 +30,9 @@ package struct DemoOptions: Equatable, Sendable {
     /// Rows the simulated feed inserts, and rows it deletes, at random positions after every request
     /// (`--churn`; not with `url`).
     package var churn = 0
-    /// The row the list opens at, counted from 1 (`--start`; the simulated source only): the view model's
-    /// first page is the page that holds it, and scrolling up loads the pages before.
+    /// The row the list opens at, counted from 1 (`--start`; the simulated feed through its own chain, the
+    /// page, offset or array source): the view model's first page is the page that holds it, and scrolling
+    /// up loads the pages before.
     package var start: Int?
     /// The most pages the list holds (`--max-pages`): pages beyond it are dropped away from where the
     /// user scrolls, and loaded again on the way back.
@@ -172,9 +173,9 @@ extension DemoInvocation {
         if options.url == nil, options.itemsPath != nil {
             throw OptionsError(message: "--items-at says where an HTTP endpoint's items are; it needs --url")
         }
-        if options.start != nil, options.url == nil, options.source != .simulated {
-            throw OptionsError(message: "--start opens the simulated feed's own chain in the middle; --source "
-                + "\(options.source.rawValue) always starts at the first page (use --source simulated)")
+        if options.start != nil, options.url == nil, [.cursor, .ids].contains(options.source) {
+            throw OptionsError(message: "--start opens the list in the middle through --source simulated, page, "
+                + "offset or array; --source \(options.source.rawValue) always starts at the first page")
         }
         if options.source == .array && options.churn > 0 {
             throw OptionsError(message: "--churn changes the feed, but --source array pages a copy taken at start; "
@@ -235,8 +236,8 @@ extension DemoInvocation {
                                and before each refresh (r) it gains 0-30 rows at the top
                                (--source, --churn and --start apply to the simulated feed only: given
                                with --url they are an error, exit status 2; an endpoint's paging is --style)
-          --start N            open the list at row N (the page that holds it; --source simulated):
-                               scrolling up loads the pages before it
+          --start N            open the list at row N (the page that holds it; --source simulated,
+                               page, offset or array): scrolling up loads the pages before it
           --max-pages N        hold at most N pages: the pages farthest from where you scroll are
                                dropped and loaded again when you come back (the status line counts
                                the rows held and dropped)

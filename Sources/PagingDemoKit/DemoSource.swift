@@ -39,14 +39,16 @@ package struct DemoCursor: Equatable, Sendable {
 }
 
 extension DemoOptions {
-    /// A view model over `feed`, through the source these options pick, delivering on `scheduler`.
+    /// A view model over `feed`, through the source these options pick, delivering on `scheduler`; with a
+    /// `start`, the source opens at the page that holds that row (the simulated chain, page numbers,
+    /// offsets and the array; the options refuse a start for the others).
     package func makeViewModel(feed: SimulatedFeed, scheduler: any Scheduler) -> PaginatedListViewModel<Row, FeedError> {
         let size = pageSize
         switch source {
         case .simulated:
             return PaginatedListViewModel(dependency: feed, scheduler: scheduler, maxPages: maxPages)
         case .page:
-            let source = PageNumberSource<Row, FeedError>(pageSize: size) { page, size in
+            let source = PageNumberSource<Row, FeedError>(startPage: feed.startOffset / size + 1, pageSize: size) { page, size in
                 feed.request(page: page) { rows in
                     let response = rows.page(page, size: size, includeTotals: true)
                     return PageNumberResponse(items: response.items.map(Row.init), totalPages: response.totalPages,
@@ -55,7 +57,7 @@ extension DemoOptions {
             }
             return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
         case .offset:
-            let source = OffsetSource<Row, FeedError>(limit: size) { offset, limit in
+            let source = OffsetSource<Row, FeedError>(limit: size, start: feed.startOffset) { offset, limit in
                 // After the first page a window starts `overlap` rows early: page k starts at k·size − overlap.
                 feed.request(page: (offset + OffsetSource<Row, FeedError>.overlap) / size + 1) { rows in rows.offset(offset, limit: limit).map(Row.init) }
             }
@@ -92,7 +94,8 @@ extension DemoOptions {
             let rows = feed.rows.currentItems.map(Row.init)
             // With a latency, pages arrive on a queue of their own after the delay; without, inside `start`.
             let delivery = feed.latency > .zero ? QueueScheduler(label: "paging-demo.array") : nil
-            let source = ArraySource<Row, FeedError>(rows, pageSize: size, latency: feed.latency, on: delivery) { index, _ in
+            let source = ArraySource<Row, FeedError>(rows, pageSize: size, start: feed.startOffset, latency: feed.latency,
+                                                     on: delivery) { index, _ in
                 feed.drawFailure(page: index + 1)
             }
             return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)

@@ -165,6 +165,42 @@ final class HTTPGuideTests {
         #expect(list.items.value.map(\.id) == Self.numbers)
     }
 
+    @Test func theOpeningInTheMiddleSamplesLoadThePagesAboveToTheTop() async throws {
+        // Page 2 of 10-post pages, then page 1 above it.
+        let fromPage2 = HTTPPageSource<Post>(url: base.appendingPathComponent("page"),
+                                             paging: .pageNumber(pageSize: 10, startPage: 2))
+        // The 10 posts from position 12, then upwards to the top.
+        let fromOffset = HTTPPageSource<Post>(url: base.appendingPathComponent("offset"),
+                                              paging: .offset(limit: 10, start: 12))
+        // The page after cursor "10"; each body's "prev_cursor" names the page above.
+        let aroundCursor = HTTPPageSource<Post>(url: URL(string: "cursor?limit=10", relativeTo: base)!,
+                                                paging: .cursor(previous: "prev_cursor", start: "10"))
+        // Django REST framework: open at any page's URL; "previous" names the page above.
+        let aroundLink = HTTPPageSource<Post>(url: URL(string: "drf?limit=10&cursor=10", relativeTo: base)!,
+                                              paging: .nextURL(previous: "previous"))
+
+        func opened<D: PaginatedListDependency>(_ source: D) async throws -> (first: [Int], top: [Int])
+        where D.Item == Post, D.Failure == HTTPError {
+            let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+            _ = await loadNextPage(list)
+            let first = list.items.value.map(\.id)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !list.loadStates.value.prepend.isComplete, list.lastError.value == nil, ContinuousClock.now < deadline {
+                let count = list.items.value.count
+                list.loadPreviousPage()
+                while list.items.value.count == count, !list.loadStates.value.prepend.isComplete,
+                      list.lastError.value == nil, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+            }
+            return (first, list.items.value.map(\.id))
+        }
+        #expect(try await opened(fromPage2) == (Array(11 ... 20), Array(1 ... 20)))
+        #expect(try await opened(fromOffset) == (Array(13 ... 22), Array(1 ... 22)))
+        #expect(try await opened(aroundCursor) == (Array(11 ... 20), Array(1 ... 20)))
+        #expect(try await opened(aroundLink) == (Array(11 ... 20), Array(1 ... 20)))
+    }
+
     @Test func theStripeSamplePagesTheCustomers() async {
         let customers = HTTPPageSource<Customer>(url: URL(string: "stripe?limit=10", relativeTo: base)!, paging: .startingAfter())
         #expect(await loadAll(customers).map(\.id) == Self.numbers.map { "cus_" + String(format: "%04d", $0) })

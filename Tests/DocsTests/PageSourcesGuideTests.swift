@@ -26,6 +26,17 @@ struct PostsAPI: Sendable {
         return Producer(value: CursorResponse(items: items, nextCursor: next))
     }
 
+    /// Pages of 10 both ways: "after:ID" is the page after post ID, "before:ID" the page that ends above it.
+    func posts(cursor: String?) -> Producer<CursorResponse<Post, String>, APIError> {
+        let parts = cursor?.split(separator: ":")
+        let id = parts.flatMap { Int($0[1]) } ?? -1
+        let range = parts?[0] == "before" ? max(0, id - 10) ..< id : id + 1 ..< min(id + 11, all.count)
+        return Producer(value: CursorResponse(
+            items: Array(all[range]),
+            previousCursor: range.lowerBound > 0 ? "before:\(range.lowerBound)" : nil,
+            nextCursor: range.upperBound < all.count ? "after:\(range.upperBound - 1)" : nil))
+    }
+
     func posts(offset: Int, limit: Int) -> Producer<[Post], APIError> {
         Producer(value: Array(all.dropFirst(offset).prefix(limit)))
     }
@@ -110,6 +121,53 @@ struct PageSourcesGuideTests {
         list.loadNextPage()
         clock.advance(by: .milliseconds(300))
         #expect(list.items.value.count == 30)
+    }
+
+    // MARK: Start positions
+
+    /// Scrolls `source` (opened where it starts) up to the top, then down to the end; the items held.
+    func scrollBothWays<D: PaginatedListDependency>(_ source: D) -> (opened: [Int], all: [Int], top: Bool)
+    where D.Item == Post {
+        let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        list.loadNextPage()
+        let opened = list.items.value.map(\.id)
+        while !list.loadStates.value.prepend.isComplete, list.lastError.value == nil { list.loadPreviousPage() }
+        while !list.exhausted.value, list.lastError.value == nil { list.loadNextPage() }
+        return (opened, list.items.value.map(\.id), list.loadStates.value.prepend.isComplete)
+    }
+
+    @Test func theStartPositionSamplesOpenInTheMiddleAndReachBothEnds() {
+        let api = api
+        // The page that holds post 25 (posts 20-29), then the pages around it.
+        let deepLink = ArraySource<Post, APIError>(api.all, pageSize: 10, start: 25)
+
+        // Page 3, then pages 2 and 1 above it and 4, 5, … below.
+        let fromPage3 = PageNumberSource<Post, APIError>(firstPageIndex: 1, startPage: 3, pageSize: 10) { page, size in
+            api.posts(page: page, size: size)
+        }
+
+        // The 10 posts from position 30, then upwards 10 at a time, with the corrections of going down.
+        let fromOffset = OffsetSource<Post, APIError>(limit: 10, start: 30) { offset, limit in
+            api.posts(offset: offset, limit: limit)
+        }
+
+        // The page a cursor names; each response's `previousCursor` names the page above it.
+        let fromCursor = CursorSource<Post, String, APIError>(start: "after:19") { cursor in
+            api.posts(cursor: cursor)   // CursorResponse(items:previousCursor:nextCursor:)
+        }
+
+        let everyPost = Array(0 ..< 45)
+        #expect(scrollBothWays(deepLink) == (Array(20 ..< 30), everyPost, true))
+        #expect(scrollBothWays(fromPage3) == (Array(20 ..< 30), everyPost, true))
+        #expect(scrollBothWays(fromOffset) == (Array(30 ..< 40), everyPost, true))
+        #expect(scrollBothWays(fromCursor) == (Array(20 ..< 30), everyPost, true))
+
+        let chat = PaginatedListViewModel(dependency: fromCursor, scheduler: ImmediateScheduler())
+        chat.loadNextPage()       // posts 20-29
+        chat.loadPreviousPage()   // posts 10-29
+        #expect(chat.items.value.first!.id == 10)   // print: 10 idle
+        #expect(chat.items.value.count == 20)
+        #expect(chat.loadStates.value.prepend == .idle)
     }
 
     @Test func theImpactSampleOffersARefreshWhenACorrectionMayHaveCostTheUserSomething() {

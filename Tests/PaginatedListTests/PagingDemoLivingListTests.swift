@@ -33,7 +33,8 @@ import Testing
     @Test func optionsRejectAStartOutsideTheSimulatedChainAndAnEmptyWindow() {
         #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--start", "0"]) }
         #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--max-pages", "0"]) }
-        #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--start", "5", "--source", "offset"]) }
+        #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--start", "5", "--source", "cursor"]) }
+        #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--start", "5", "--source", "ids"]) }
         #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--start", "5", "--url", "http://localhost/x"]) }
         #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--script", "next,jump"]) }
     }
@@ -75,6 +76,21 @@ import Testing
             "prev -> items=40 loading=false error=nil exhausted=false cursor=#0500 likes=0 rows=#0461-#0500 gap=none",
             "prev -> items=60 loading=false error=nil exhausted=false cursor=#0500 likes=0 rows=#0441-#0500 gap=none",
         ])
+    }
+
+    @Test(arguments: ["simulated", "page", "offset", "array"])
+    func startOpensInTheMiddleThroughEverySourceWithAStartPosition(source: String) throws {
+        let lines = try run(["--items", "1000", "--start", "500", "--source", source, "--max-pages", "3",
+                             "--script", "next,prev,prev,prev,next,next,next"])
+        #expect(lines == [
+            "next -> items=20 loading=false error=nil exhausted=false cursor=#0500 likes=0 rows=#0481-#0500 gap=none dropped=0",
+            "prev -> items=40 loading=false error=nil exhausted=false cursor=#0500 likes=0 rows=#0461-#0500 gap=none dropped=0",
+            "prev -> items=60 loading=false error=nil exhausted=false cursor=#0500 likes=0 rows=#0441-#0500 gap=none dropped=0",
+            "prev -> items=60 loading=false error=nil exhausted=false cursor=#0480 likes=0 rows=#0421-#0480 gap=none dropped=20",
+            "next -> items=60 loading=false error=nil exhausted=false cursor=#0480 likes=0 rows=#0441-#0500 gap=none dropped=20",
+            "next -> items=60 loading=false error=nil exhausted=false cursor=#0480 likes=0 rows=#0461-#0520 gap=none dropped=40",
+            "next -> items=60 loading=false error=nil exhausted=false cursor=#0481 likes=0 rows=#0481-#0540 gap=none dropped=60",
+        ], "--source \(source)")
     }
 
     @Test func maxPagesHoldsAWindowAndCountsTheRowsDropped() throws {

@@ -7,9 +7,9 @@ import Signals
 ///
 /// **Start.** The list opens at the page holding item `start` (0 by default: the first page). That page
 /// carries the page before it as its `previous`, and so does each page loaded through it, up to page 0,
-/// which has none: `loadPreviousPage()` scrolls up to the top. Pages loaded through `previous` carry no
-/// `next` (the page after each is already held, below it). A `start` past the last item opens at the last
-/// page; a negative one at the first.
+/// which has none: `loadPreviousPage()` scrolls up to the top. Every page carries both neighbours (a page
+/// dropped by `maxPages` is loaded again by the page next to it). A `start` past the last item opens at the
+/// last page; a negative one at the first.
 ///
 /// With a `scheduler`, each page (or injected failure)
 /// is delivered `latency` after its producer starts, on that scheduler; interrupting the run (the view
@@ -111,14 +111,21 @@ public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependen
         }
         return delivery.map { [self] items in
             let admission = deduplication.admit(items)
-            let next = isLast || role == .above ? nil : page(index + 1, admission.onward, attempts, role: .below)
-            var previous: Producer<Page<Item, Failure>, Failure>?
-            if index > 0 {
-                switch role {
-                case .start: previous = page(index - 1, admission.above ?? .none, attempts, role: .above)
-                case .above: previous = page(index - 1, admission.onward, attempts, role: .above)
-                case .below: previous = nil
-                }
+            let startIndex = self.start / pageSize
+            // Going away from the start page the chain goes on; going back towards it, a page loads its
+            // neighbour again (the start page as the start page).
+            func back(_ neighbour: Int, _ role: Role) -> Producer<Page<Item, Failure>, Failure> {
+                page(neighbour, admission.back ?? .none, attempts, role: neighbour == startIndex ? .start : role)
+            }
+            let next: Producer<Page<Item, Failure>, Failure>? = switch role {
+            case .start, .below: isLast ? nil : page(index + 1, admission.onward, attempts, role: .below)
+            case .above: back(index + 1, .above)
+            }
+            let previous: Producer<Page<Item, Failure>, Failure>? = switch role {
+            case _ where index == 0: nil
+            case .start: page(index - 1, admission.above ?? .none, attempts, role: .above)
+            case .above: page(index - 1, admission.onward, attempts, role: .above)
+            case .below: back(index - 1, .below)
             }
             return Page(items: admission.kept, previous: previous, next: next,
                         diagnostics: .init(droppedDuplicates: admission.dropped))

@@ -11,8 +11,9 @@ import Signals
 /// **Both ways.** A response's `previousCursor` makes the page it came with carry the page before it as
 /// its `previous`: `loadPreviousPage()` fetches `fetch(previousCursor)`, and so on up while responses give
 /// one. So a list opened at a `start` cursor (a deep link, a chat's first unread message) grows both
-/// ways. Pages loaded through `previous` carry no `next` (the page after each is already held, below it).
-/// `fetch` gets the cursor as the API gave it: an API that pages backwards with another parameter
+/// ways. A page below the first carries its response's `previousCursor` as its `previous` too, and a page
+/// above it its `nextCursor` as its `next`, so that a page dropped by `maxPages` is loaded again by the
+/// page next to it. `fetch` gets the cursor as the API gave it: an API that pages backwards with another parameter
 /// (`?before=` rather than `?after=`) needs a cursor that says which (an enum), made by `fetch` itself.
 ///
 /// **Never loops.** A response whose `nextCursor` (or `previousCursor`) is the very cursor it was fetched
@@ -50,7 +51,7 @@ public struct CursorSource<Item: Sendable, Cursor: Sendable, Failure: Error>: Pa
 
     /// The first page of a fresh chain: fetches `fetch(start)` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(at: start, deduplication(), role: .start)
+        page(at: start, deduplication(), role: .start, depth: 0)
     }
 
     /// How a page was reached: which of its neighbours it carries.
@@ -63,22 +64,34 @@ public struct CursorSource<Item: Sendable, Cursor: Sendable, Failure: Error>: Pa
         case above
     }
 
+    /// The page at `cursor`, `depth` pages away from the first one on the side `role` says.
     private func page(
-        at cursor: Cursor?, _ deduplication: Deduplication<Item>, role: Role
+        at cursor: Cursor?, _ deduplication: Deduplication<Item>, role: Role, depth: Int
     ) -> Producer<Page<Item, Failure>, Failure> {
         Producer.deferred { [fetch] in fetch(cursor) }.map { [self] response in
             let admission = deduplication.admit(response.items)
             let diagnostics = [PaginatedListDiagnostic](droppedDuplicates: admission.dropped)
             let stalls = admission.kept.isEmpty
             let before = Self.onward(response.previousCursor, from: cursor, stalls: stalls)
-            if role == .above {
-                return Page(items: admission.kept, previous: before.map { page(at: $0, admission.onward, role: .above) },
-                            next: nil, diagnostics: diagnostics)
+            let after = Self.onward(response.nextCursor, from: cursor, stalls: stalls)
+            // Going back towards the first page, a page loads its neighbour again (the first page as such).
+            func back(_ neighbour: Cursor) -> Producer<Page<Item, Failure>, Failure> {
+                page(at: neighbour, admission.back ?? .none, role: depth == 1 ? .start : role, depth: depth - 1)
             }
-            let previous = role == .start ? before.map { page(at: $0, admission.above ?? .none, role: .above) } : nil
-            let next = Self.onward(response.nextCursor, from: cursor, stalls: stalls)
-                .map { page(at: $0, admission.onward, role: .below) }
-            return Page(items: admission.kept, previous: previous, next: next, diagnostics: diagnostics)
+            return switch role {
+            case .start:
+                Page(items: admission.kept,
+                     previous: before.map { page(at: $0, admission.above ?? .none, role: .above, depth: 1) },
+                     next: after.map { page(at: $0, admission.onward, role: .below, depth: 1) }, diagnostics: diagnostics)
+            case .below:
+                Page(items: admission.kept, previous: before.map(back),
+                     next: after.map { page(at: $0, admission.onward, role: .below, depth: depth + 1) },
+                     diagnostics: diagnostics)
+            case .above:
+                Page(items: admission.kept,
+                     previous: before.map { page(at: $0, admission.onward, role: .above, depth: depth + 1) },
+                     next: after.map(back), diagnostics: diagnostics)
+            }
         }
     }
 

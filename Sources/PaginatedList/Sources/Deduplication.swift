@@ -19,6 +19,10 @@ struct Deduplication<Item>: Sendable {
         let onward: Deduplication<Item>
         /// For the start page: where the page above it stands. `nil` for every other page.
         let above: Deduplication<Item>?
+        /// Where the page one step back towards the start page stands, for loading it again (a page dropped
+        /// by `maxPages`): the start page's own standing when that page is the start page. `nil` for the
+        /// start page.
+        let back: Deduplication<Item>?
     }
 
     private let run: @Sendable ([Item]) -> Admission
@@ -34,16 +38,30 @@ struct Deduplication<Item>: Sendable {
 
     /// Keeps every item.
     static var none: Deduplication {
-        Deduplication { items in Admission(kept: items, dropped: 0, onward: .none, above: Deduplication.none) }
+        Deduplication { items in Admission(kept: items, dropped: 0, onward: .none, above: .none, back: .none) }
     }
 
     /// Drops items whose `id` an earlier page (or an earlier item of the same page) delivered; fresh
     /// ledgers. The value stands at the start page.
     static func byID<ID: Hashable & Sendable>(_ id: @escaping @Sendable (Item) -> ID) -> Deduplication {
-        let sides = ChainSides<ID>()
-        let (below, above) = (SeenIDs<ID>(), SeenIDs<ID>())
-        return Deduplication { items in
-            let ids = items.map(id)
+        start(Chain(sides: ChainSides(), below: SeenIDs(), above: SeenIDs(), id: id))
+    }
+
+    /// What every standing of a chain shares: its sides, the ledgers its start page records in first, and
+    /// how to read an ID. (The start page's standing is made from it again when needed, so that no
+    /// standing refers to another: nothing keeps a chain alive but its pages' producers.)
+    private struct Chain<ID: Hashable & Sendable>: Sendable {
+        let sides: ChainSides<ID>
+        let below: SeenIDs<ID>
+        let above: SeenIDs<ID>
+        let id: @Sendable (Item) -> ID
+    }
+
+    /// The start page's standing: it records its items at the bottom of both sides' ledgers (a restart of
+    /// it forks them).
+    private static func start<ID: Hashable & Sendable>(_ chain: Chain<ID>) -> Deduplication {
+        Deduplication { items in
+            let ids = items.map(chain.id)
             var kept: [Item] = []
             var keptIDs: [ID] = []
             var inPage = Set<ID>(minimumCapacity: ids.count)
@@ -52,24 +70,23 @@ struct Deduplication<Item>: Sendable {
                 kept.append(items[index])
                 keptIDs.append(ids[index])
             }
-            // The start page is the bottom of both sides' ledgers (a restart of it forks them).
-            let (aboveLedger, aboveGeneration) = above.record(keptIDs, at: 0)
-            return sides.admit(on: .below) { _ in
-                let (ledger, generation) = below.record(keptIDs, at: 0)
+            let (aboveLedger, aboveGeneration) = chain.above.record(keptIDs, at: 0)
+            return chain.sides.admit(on: .below) { _ in
+                let (ledger, generation) = chain.below.record(keptIDs, at: 0)
                 let admission = Admission(
                     kept: kept, dropped: items.count - kept.count,
-                    onward: at(ledger, generation: generation, side: .below, sides: sides, id: id),
-                    above: at(aboveLedger, generation: aboveGeneration, side: .above, sides: sides, id: id))
+                    onward: at(ledger, generation: generation, side: .below, chain),
+                    above: at(aboveLedger, generation: aboveGeneration, side: .above, chain), back: nil)
                 return (admission, ledger)
             }
         }
     }
 
     private static func at<ID: Hashable & Sendable>(
-        _ ledger: SeenIDs<ID>, generation: Int, side: ChainSides<ID>.Side, sides: ChainSides<ID>,
-        id: @escaping @Sendable (Item) -> ID
+        _ ledger: SeenIDs<ID>, generation: Int, side: ChainSides<ID>.Side, _ chain: Chain<ID>
     ) -> Deduplication {
-        Deduplication { items in
+        let (sides, id) = (chain.sides, chain.id)
+        return Deduplication { items in
             let ids = items.map(id)
             return sides.admit(on: side) { deliveredOpposite in
                 let earlier = ledger.ordinals(of: ids, before: generation)
@@ -83,9 +100,10 @@ struct Deduplication<Item>: Sendable {
                     keptIDs.append(ids[index])
                 }
                 let (nextLedger, nextGeneration) = ledger.record(keptIDs, at: generation)
+                let back = generation > 1 ? at(nextLedger, generation: generation - 1, side: side, chain) : start(chain)
                 let admission = Admission(
                     kept: kept, dropped: items.count - kept.count,
-                    onward: at(nextLedger, generation: nextGeneration, side: side, sides: sides, id: id), above: nil)
+                    onward: at(nextLedger, generation: nextGeneration, side: side, chain), above: nil, back: back)
                 return (admission, nextLedger)
             }
         }

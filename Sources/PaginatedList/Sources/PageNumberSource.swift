@@ -16,8 +16,8 @@ import Signals
 ///
 /// **Start.** The list opens at page `startPage` (`firstPageIndex` by default). That page carries the page
 /// before it as its `previous`, and so does each page loaded through it, down to `firstPageIndex`, which
-/// has none: `loadPreviousPage()` scrolls up to the top. Pages loaded through `previous` carry no `next`
-/// (the page after each is already held, below it). Going up, the source drops items the pages below
+/// has none: `loadPreviousPage()` scrolls up to the top. Every page carries both neighbours (a page dropped
+/// by `maxPages` is loaded again by the page next to it). Going up, the source drops items the pages below
 /// delivered (items deleted above the start pull them up into the page above); items inserted above push
 /// unread items down into pages already held: holes, unreported, as going down after deletions. A
 /// `startPage` below `firstPageIndex` opens at `firstPageIndex`. A start page that comes back empty (past
@@ -96,20 +96,27 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
         Producer.deferred { [fetch, pageSize] in fetch(number, pageSize) }.map { [self] response in
             let admission = deduplication.admit(response.items)
             var diagnostics = [PaginatedListDiagnostic](droppedDuplicates: admission.dropped)
+            // Going back towards the start page, a page loads its neighbour again (the start page as such).
+            func back(_ neighbour: Int, _ role: Role) -> Producer<Page<Item, Failure>, Failure> {
+                page(neighbour, admission.back ?? .none, role: neighbour == startPage ? .start : role)
+            }
             if role == .above {
                 let previous = number > firstPageIndex ? page(number - 1, admission.onward, role: .above) : nil
-                return Page(items: admission.kept, previous: previous, next: nil, diagnostics: diagnostics)
+                return Page(items: admission.kept, previous: previous, next: back(number + 1, .above),
+                            diagnostics: diagnostics)
             }
             let last = isLast(number, response)
             if !last, admission.kept.isEmpty, response.items.count >= pageSize {
                 diagnostics.append(.sourceCorrection(.feedOutpaced))
             }
             // An empty start page (past the end) has nothing before it to go back from.
-            let hasPrevious = role == .start && number > firstPageIndex && !response.items.isEmpty
-            return Page(items: admission.kept,
-                        previous: hasPrevious ? page(number - 1, admission.above ?? .none, role: .above) : nil,
-                        next: last ? nil : page(number + 1, admission.onward, role: .below),
-                        diagnostics: diagnostics)
+            let previous: Producer<Page<Item, Failure>, Failure>? = switch role {
+            case .start: number > firstPageIndex && !response.items.isEmpty
+                ? page(number - 1, admission.above ?? .none, role: .above) : nil
+            case .below, .above: back(number - 1, .below)
+            }
+            return Page(items: admission.kept, previous: previous,
+                        next: last ? nil : page(number + 1, admission.onward, role: .below), diagnostics: diagnostics)
         }
     }
 

@@ -8,9 +8,11 @@ Feed endpoints (every one honours If-None-Match / If-Modified-Since with a 304, 
 Last-Modified for the feed's version, answers late with ?delay=SECONDS, and is logged under ?tag=NAME):
 
   GET /page?page=P&limit=L[&totals=1]    {"items": [...]} (+ "total" with totals=1); pages from 1
-  GET /cursor[?cursor=C]&limit=L         {"items": [...], "next_cursor": "ID" | null}
+  GET /cursor[?cursor=C]&limit=L         {"items": [...], "next_cursor": "ID" | null, "prev_cursor": "<ID" | null}
+                                         (C = "ID": the page after that item; "<ID": the page before it)
   GET /link[?page=P]&limit=L[&absolute=1] a top-level array; Link: <...>; rel="next" (relative or absolute)
-  GET /drf[?cursor=C]&limit=L            {"results": [...], "next": "/drf?cursor=...&limit=L" | null}
+  GET /drf[?cursor=C]&limit=L            {"results": [...], "next": "/drf?cursor=...&limit=L" | null,
+                                          "previous": "/drf?cursor=<ID&limit=L" | null}
   GET /offset?offset=O&limit=L           a top-level array
   GET /github?page=P&per_page=L          GitHub: a top-level array; Link with first, prev, next, last;
                                          X-RateLimit-Limit/Remaining/Reset headers
@@ -56,7 +58,8 @@ Control endpoints (GET or POST; answer JSON):
                                          big (500 with a 100 000-byte body), slack-error (200,
                                          {"ok": false, "error": "invalid_auth"}), stripe-error (400 with
                                          Stripe's {"error": {"message": ...}}), error-200 (200 with
-                                         {"error": {"message": ...}})
+                                         {"error": {"message": ...}}), same-cursor (/cursor: a page whose
+                                         next_cursor and prev_cursor are the cursor it was asked with)
   /control/slow?delay=S&times=T          the next T feed requests answer after S seconds
   /control/log[?tag=NAME]                the feed requests: path, query (decoded), time (seconds since
                                          the server started), tag, status, conditional (whether it carried
@@ -287,7 +290,8 @@ class Handler(BaseHTTPRequestHandler):
     def answer(self, path, query, fault):
         """The status, headers and body of a feed request (called with the lock held)."""
         validators = {"ETag": FEED.etag, "Last-Modified": FEED.last_modified}
-        if fault is not None and fault != "truncated":  # a truncated answer is the page, cut short by send()
+        # A truncated answer is the page, cut short by send(); a same-cursor one, the page with its cursors changed.
+        if fault is not None and fault not in ("truncated", "same-cursor"):
             return self.fault(fault, validators)
         if "q" in query and query["q"][0] != NASTY:
             return 400, {}, json.dumps({"error": "q arrived as %r" % query["q"][0]}).encode()
@@ -309,16 +313,26 @@ class Handler(BaseHTTPRequestHandler):
                 if not cursor.startswith(NASTY):
                     return 400, {}, json.dumps({"error": "cursor arrived as %r" % cursor}).encode()
                 cursor = cursor[len(NASTY):]
-            start = self.after(cursor, lambda item: str(item["id"]))
-            window = items[start:start + limit]
-            more = start + limit < len(items)
-            next_cursor = (NASTY if nasty else "") + str(window[-1]["id"]) if more and window else None
+            if cursor is not None and cursor.startswith("<"):  # the page that ends just before item ID
+                end = self.after(cursor[1:], lambda item: str(item["id"])) - 1
+                start = max(0, end - limit)
+            else:
+                start = self.after(cursor, lambda item: str(item["id"]))
+                end = start + limit
+            window = items[start:end]
+            more = end < len(items)
+            prefix = NASTY if nasty else ""
+            next_cursor = prefix + str(window[-1]["id"]) if more and window else None
+            prev_cursor = prefix + "<" + str(window[0]["id"]) if start > 0 and window else None
             if path == "/cursor":
-                body = {"items": window, "next_cursor": next_cursor}
+                body = {"items": window, "next_cursor": next_cursor, "prev_cursor": prev_cursor}
+                if fault == "same-cursor":
+                    body["next_cursor"] = body["prev_cursor"] = query.get("cursor", [None])[0]
             else:
                 keep = {k: v[0] for k, v in query.items() if k != "cursor"}
                 nxt = "/drf?" + urlencode(dict(keep, cursor=next_cursor)) if next_cursor else None
-                body = {"results": window, "next": nxt}
+                prv = "/drf?" + urlencode(dict(keep, cursor=prev_cursor)) if prev_cursor else None
+                body = {"results": window, "next": nxt, "previous": prv}
         elif path in ("/link", "/github"):
             size_name = "per_page" if path == "/github" else "limit"
             limit = max(1, integer(query, size_name, 30 if path == "/github" else 10))

@@ -248,7 +248,7 @@ struct StartPositionTests {
         }
     }
 
-    @Test func aCursorSourceFollowsThePreviousCursorsAndCarriesNoNextAbove() {
+    @Test func aCursorSourceFollowsThePreviousCursorsAndAPageAboveLeadsBackDown() {
         let log = RequestLog<Cursor?>()
         let list = ScrolledList(Self.cursorSource(start: .after(29), log: log))
         list.open()
@@ -260,8 +260,10 @@ struct StartPositionTests {
         let page = PageSlot<Item, Never>()
         page.load(above.page?.previous)
         #expect(page.page?.items.map(\.id) == Array(30 ..< 40))
-        #expect(page.page?.next == nil)
         #expect(page.page?.previous != nil)
+        let below = PageSlot<Item, Never>()
+        below.load(page.page?.next)
+        #expect(below.page?.items.map(\.id) == Array(40 ..< 50), "the page above loads the first page again")
     }
 
     @Test func aCursorThatRepeatsTheCursorOfAPageWithNothingNewEndsThatDirection() {

@@ -69,7 +69,7 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     /// Create it on the main actor, where it stays; the view model may deliver on any scheduler.
     public init(_ viewModel: PaginatedListViewModel<Item, Failure>) {
         self.viewModel = viewModel
-        let state = viewModel.core.mirror.value
+        let state = viewModel.core.mirrorState
         items = state.items
         loadStates = state.loadStates
         gap = state.gap
@@ -82,7 +82,7 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         isExhausted = state.loadStates.append.isComplete
         shown = Shown(state)
         repeatRefresh = { [viewModel] in viewModel.refresh() }
-        observation.inner = viewModel.core.mirror.signal.observeValues { [weak self] _ in
+        observation.inner = viewModel.core.mirrorChanged.output.observeValues { [weak self] _ in
             Self.onMainActor(self) { $0.showLatest() }
         }
         // A transition published between reading the state and attaching is shown now.
@@ -188,7 +188,7 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
 
     /// Shows the view model's latest state, setting only the properties whose value changed.
     private func showLatest() {
-        let state = viewModel.core.mirror.value
+        let state = viewModel.core.mirrorState
         guard state.sequence > shown.sequence else { return }
         if state.itemsVersion != shown.itemsVersion { items = state.items }
         let states = state.loadStates

@@ -128,10 +128,12 @@ extension Signal {
 
         deinit {
             if let unretainedCore {
-                // Unspecialised here: skip the send (and its generic metadata look-ups) when the stream has
-                // already ended, as every producer run that sent its terminal event has.
-                let core = unretainedCore.takeUnretainedValue()
-                if !core.delivery.hasTerminated { core.send(.interrupted) }
+                // Unspecialised here: skip the send (and its generic metadata look-ups, which a call keeps
+                // out of this path) when the stream has already ended, as every producer run that sent its
+                // terminal event has.
+                unretainedCore._withUnsafeGuaranteedRef { core in
+                    if !core.delivery.hasTerminated { core.interruptForLostInput() }
+                }
                 unretainedCore.release()
             }
             unretainedForwarding?.release()

@@ -158,7 +158,7 @@ final class HTTPGuideTests {
         #expect(list.items.value.map(\.id) == Array(11 ... 20))
         list.loadPreviousPage()
         // A bounded wait for the page above, as a safety net.
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while list.items.value.count < 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(list.items.value.map(\.id) == Array(1 ... 20))
         #expect(await loadNextPage(list) == .exhausted)
@@ -300,7 +300,7 @@ final class HTTPGuideTests {
         let answered = Locked(false)
         issuesList.refresh(ifChanged: issues.feedChanged().on(value: { _ in answered.withLock { $0 = true } }))
         // A bounded wait for the check and the refresh it ends, as a safety net.
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !answered.withLock({ $0 }) || issuesList.loadStates.value.refresh.isLoading, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -323,7 +323,7 @@ final class HTTPGuideTests {
                 if changed { issuesList.refresh() }
             }
             // A bounded wait for the sample's answer, as a safety net.
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(60)
             while answers.withLock({ $0.count }) == before, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
             }
@@ -336,7 +336,7 @@ final class HTTPGuideTests {
         try await server.control("insert?at=0&count=1")
         try await runTheSample()
         #expect(answers.withLock { $0 } == [false, true])
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while issues.firstPageVersion.latest?.validators.etag != "\"v2\"", ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -349,7 +349,7 @@ final class HTTPGuideTests {
     func refreshed<Item>(_ list: PaginatedListViewModel<Item, HTTPError>, _ start: () -> Void) async throws {
         start()
         // A bounded wait, as a safety net.
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while list.loadStates.value.refresh.isLoading, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -1,5 +1,6 @@
-/// Everything an `ObservablePaginatedList` shows, as one value that `ViewModelStorage` publishes last in
-/// every transition, so that a mirror reads one consistent state and updates once per transition.
+/// Everything an `ObservablePaginatedList` shows, as one value that `ViewModelStorage` sets in every
+/// transition and announces last (`mirrorChanged`), so that a mirror reads one consistent state and updates
+/// once per transition.
 ///
 /// Neither `ItemList` nor the errors need be `Equatable`; the counters say what changed instead: a mirror
 /// compares them with the ones it last showed.

@@ -67,13 +67,17 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     let loadStates: MutableProperty<LoadStates<Failure>>
     let gap: MutableProperty<Int?>
     let changes = Signal<ItemListChange, Never>.pipe()
-    /// What an `ObservablePaginatedList` shows: staged after everything else in each transition.
-    let mirror = MutableProperty(MirrorState<Item, Failure>())
+    /// Sends after everything else in each transition: an `ObservablePaginatedList` then reads
+    /// `mirrorState`. A `Void` signal rather than a property of the whole state: staging it costs little
+    /// (it is specialised), and nothing is copied for it when no mirror observes.
+    let mirrorChanged = Signal<Void, Never>.pipe()
     let diagnostics = Signal<PaginatedListDiagnostic, Never>.pipe()
 
     private let lock = Locked<Void>(())
     // Guarded by `lock`.
     private var inbox = FIFO<Command>()
+    /// What an `ObservablePaginatedList` shows: set in each transition before anything is delivered.
+    private var mirrorValue = MirrorState<Item, Failure>()
     private var draining = false
     private var released = false
     /// The runs of the loads started and not yet cut off.
@@ -109,6 +113,11 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         state = MutableProperty(.idle)
         loadStates = MutableProperty(.idle)
         gap = MutableProperty(nil)
+    }
+
+    /// What an `ObservablePaginatedList` shows, as of the last transition published. Any thread.
+    var mirrorState: MirrorState<Item, Failure> {
+        lock.withLock { _ in mirrorValue }
     }
 
     // MARK: - Commands
@@ -310,7 +319,9 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         if !Self.sameCase(old.state, newState) || newState.error != nil { staged.append(state.stage(newState)) }
         if old.gap != transition.gap { staged.append(gap.stage(transition.gap)) }
         for change in transition.changes { staged.append(changes.input.stage(.value(change))) }
-        staged.append(mirror.stage(published.mirror))
+        let mirrorState = published.mirror
+        lock.withLock { _ in mirrorValue = mirrorState }
+        staged.append(mirrorChanged.input.stage(.value(())))
         for delivery in staged { delivery?.deliver() }
     }
 

@@ -44,7 +44,7 @@ public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependen
     /// on `scheduler` if given, failing where `failure` says so. Keeps every item (items are not
     /// `Identifiable`).
     ///
-    /// - Parameter start: the index of the item the list opens at: its page is the first loaded, the pages
+    /// `start`: the index of the item the list opens at: its page is the first loaded, the pages
     ///   above come through `Page.previous`. Clamped to `0 ..< items.count`.
     public init(
         _ items: [Item], pageSize: Int, start: Int = 0, latency: Duration = .zero,
@@ -138,7 +138,7 @@ extension ArraySource where Item: Identifiable, Item.ID: Sendable {
     /// on `scheduler` if given, failing where `failure` says so; drops items an earlier page of the chain
     /// delivered (by `id`), on either side of the start page.
     ///
-    /// - Parameter start: the index of the item the list opens at: its page is the first loaded, the pages
+    /// `start`: the index of the item the list opens at: its page is the first loaded, the pages
     ///   above come through `Page.previous`. Clamped to `0 ..< items.count`.
     public init(
         _ items: [Item], pageSize: Int, start: Int = 0, latency: Duration = .zero,

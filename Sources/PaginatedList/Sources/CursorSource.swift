@@ -37,7 +37,7 @@ public struct CursorSource<Item: Sendable, Cursor: Sendable, Failure: Error>: Pa
     /// A source fetching pages with `fetch`, opening at the page of `start` (`nil`: the first page); keeps
     /// every item the server sends.
     ///
-    /// - Parameter start: the cursor of the page the list opens at; the pages before it come through
+    /// `start`: the cursor of the page the list opens at; the pages before it come through
     ///   the responses' `previousCursor`.
     public init(start: Cursor? = nil, fetch: @escaping Fetch) {
         self.init(start: start, fetch: fetch, deduplication: { .none })
@@ -108,7 +108,7 @@ extension CursorSource where Item: Identifiable, Item.ID: Sendable {
     /// A source fetching pages with `fetch`, opening at the page of `start` (`nil`: the first page), that
     /// drops items an earlier page of the chain delivered (by `id`), on either side of the first page.
     ///
-    /// - Parameter start: the cursor of the page the list opens at; the pages before it come through
+    /// `start`: the cursor of the page the list opens at; the pages before it come through
     ///   the responses' `previousCursor`.
     public init(start: Cursor? = nil, fetch: @escaping Fetch) {
         self.init(start: start, fetch: fetch, deduplication: { .byIdentity })

@@ -78,6 +78,9 @@ where Item.ID: Sendable {
     ///     first page is the `limit` items there; the pages above it come through `Page.previous`, read
     ///     upwards with the same corrections. A start past the end of the feed opens an empty list, with
     ///     nothing before it.
+    ///   - maxRequestsPerPage: the most requests one page may make; a page that runs out with items in
+    ///     hand delivers them, and the next goes on from where it stopped.
+    ///   - fetch: fetches at most `limit` items from a position of the feed.
     public init(
         limit: Int, start: Int = 0, maxSearchDistance: Int = 64, maxRequestsPerPage: Int = 8, fetch: @escaping Fetch
     ) {

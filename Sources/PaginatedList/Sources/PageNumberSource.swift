@@ -54,7 +54,7 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
     ///
     /// Keeps every item the server sends (items are not `Identifiable`).
     ///
-    /// - Parameter startPage: the page the list opens at; the pages before it, down to `firstPageIndex`,
+    /// `startPage`: the page the list opens at; the pages before it, down to `firstPageIndex`,
     ///   come through `Page.previous`. A number below `firstPageIndex` opens at `firstPageIndex`.
     public init(
         firstPageIndex: Int = 1, startPage: Int? = nil, pageSize: Int, endOfList: EndOfList = .shortPage,
@@ -136,7 +136,7 @@ extension PageNumberSource where Item: Identifiable, Item.ID: Sendable {
     /// opening at page `startPage` (`nil`: `firstPageIndex`), that drops items an earlier page of the
     /// chain delivered (by `id`), on either side of the start page.
     ///
-    /// - Parameter startPage: the page the list opens at; the pages before it, down to `firstPageIndex`,
+    /// `startPage`: the page the list opens at; the pages before it, down to `firstPageIndex`,
     ///   come through `Page.previous`. A number below `firstPageIndex` opens at `firstPageIndex`.
     public init(
         firstPageIndex: Int = 1, startPage: Int? = nil, pageSize: Int, endOfList: EndOfList = .shortPage,

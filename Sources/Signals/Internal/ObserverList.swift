@@ -19,7 +19,7 @@ struct ObserverListHeader {
 ///
 /// The list holds each box with one manual retain, which the signal takes and gives back (`SignalState`);
 /// freeing a list releases nothing. The signal never mutates a list that a delivery may be reading: it
-/// replaces it with a copy (see `SignalState.mutateObservers`).
+/// replaces it with a copy (see `SignalState.mutate`).
 @usableFromInline
 final class ObserverList<Value, Failure: Error>:
     ManagedBuffer<ObserverListHeader, Unmanaged<ObserverBox<Value, Failure>>>

@@ -80,7 +80,8 @@ final class PropertyStorage<Value>: @unchecked Sendable {
 
     /// Stores `newValue` and queues its delivery without calling any observer; returns the delivery to
     /// run (`nil` if another thread is delivering this property's changes and will deliver this one too).
-    @usableFromInline
+    /// (Inlinable: see `StagedDelivery`.)
+    @inlinable
     func stage(_ newValue: Value) -> Core.Delivery? {
         core.lock.locked { state.stage(newValue, &core.state, core.delivery) }
     }
@@ -176,8 +177,8 @@ struct PropertyState<Value> {
         let start: Signal.ValueStart
     }
 
-    /// `set`, with the delivery queued for the caller to run later (see `StagedDelivery`).
-    @usableFromInline
+    /// `set`, with the delivery queued for the caller to run later (see `StagedDelivery`, why inlinable).
+    @inlinable
     mutating func stage(
         _ newValue: Value, _ signal: inout Signal, _ delivery: borrowing DeliveryWord
     ) -> SignalCore<Value, Never>.Delivery? {

@@ -1,10 +1,10 @@
 /// The machinery behind a `Signal`: the observer list, the delivery queue and the termination state.
 ///
 /// **Ownership.** The input (`Signal.Observer`) and every observation's disposable retain the core;
-/// the core retains its attached observers (`ObserverBox`es) until they are detached or it terminates,
-/// and a delivery in progress retains the list it delivers to. The public `Signal` is a shell around the
-/// core, so a disposable never keeps the `Signal` alive, and a terminated core holds nothing. None of
-/// these references is weak: the per-event path never touches a weak-reference side table.
+/// the core retains its attached observers (`ObserverBox`es) until they are detached or it terminates:
+/// one alone, or in an observer list once a second attaches (`Observers`). The public `Signal` is a shell
+/// around the core, so a disposable never keeps the `Signal` alive, and a terminated core holds nothing.
+/// None of these references is weak: the per-event path never touches a weak-reference side table.
 ///
 /// **Locking rule.** `lock` guards `state` (a `SignalState`: each of its methods says what to do once the
 /// lock is released). The atomic `delivery` word says whether a thread is delivering and whether work
@@ -12,12 +12,14 @@
 /// the delivering thread drains the queue in FIFO order. No lock is held while an observer runs.
 ///
 /// **Per-event path.** The uncontended value costs one lock/unlock and one compare-and-swap, and retains
-/// nothing: the observer list (`ObserverList`, one allocation at a fixed address) holds its boxes with a
-/// manual retain, and the delivery reads the list and the boxes unretained. That is safe because while a
-/// delivery may be reading a list, the list is replaced rather than mutated, and a replaced list or a
-/// detached box is released by the delivering thread once it is done (`SignalExtras`). Boxes are
-/// immutable apart from their atomic word, whose `disposed` flag is what a delivery already in progress
-/// on another thread checks before calling an observer.
+/// nothing: the state holds its one box, or its observer list (`ObserverList`, one allocation at a fixed
+/// address) and the list its boxes, with manual retains, and the delivery reads them unretained. That is
+/// safe because while a delivery may be reading a list, the list is replaced rather than mutated, and a
+/// replaced list or a detached box is released by the delivering thread once it is done (`SignalExtras`).
+/// Boxes are immutable apart from their atomic word, whose `disposed` flag is what a delivery already in
+/// progress on another thread checks before calling an observer. A signal with one observer (every
+/// producer run started with an action, most pipes and properties) has no list at all: one allocation
+/// fewer per observation and per producer start.
 ///
 /// **Numbers.** One counter numbers both observers (at attach) and queued events (at send): an observer
 /// receives the queued events numbered after it, that is, the events sent after it attached. An event
@@ -50,14 +52,16 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         var terminatesStream: Bool { target == nil && event.isTerminating }
     }
 
-    /// What the thread that became the deliverer must deliver: an event, and the list of that moment.
+    /// What the thread that became the deliverer must deliver: an event, and the observers of that moment
+    /// (unretained; for the terminal event, with the references the state held, which the delivery
+    /// gives back).
     @usableFromInline
     struct Delivery {
         @usableFromInline var pending: Pending
-        @usableFromInline var observers: List?
+        @usableFromInline var observers: Observers<Value, Failure>
 
         @inlinable
-        init(pending: Pending, observers: List?) {
+        init(pending: Pending, observers: Observers<Value, Failure>) {
             self.pending = pending
             self.observers = observers
         }
@@ -83,8 +87,8 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         // A terminated core holds nothing: return before touching (and looking up the metadata of) the
         // generic parts of its state, as every producer run that ended does.
         if delivery.hasTerminated { return }
-        // A core freed before terminating (a property's signal, say) still owns its list's references.
-        if let list = state.observers?.takeRetainedValue() { list.forEach { $0.release() } }
+        // A core freed before terminating (a property's signal, say) still owns its observers' references.
+        state.observers.release()
         for box in state.extras?.deferredReleases ?? [] { box.release() }
     }
 
@@ -155,11 +159,19 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         switch consume start {
         case .none:
             return
-        case let .deliver(list):
-            list._withUnsafeGuaranteedRef { $0.deliver(value: value) }
+        case let .deliver(observers):
+            observers.deliver(value: value)
             if delivery.finish() { return }
             if let next = nextDelivery() { deliver(next) }
         }
+    }
+
+    /// Sends `interrupted`: the last reference to the input went away before a terminal event. Never
+    /// inlined, so that the input's `deinit`, unspecialised, builds an event (looking up its generic
+    /// metadata) only when it has one to send (`Benchmarks core`: producer start).
+    @inline(never)
+    func interruptForLostInput() {
+        send(.interrupted)
     }
 
     /// Accepts `event` into the stream. Returns the delivery to run if the caller became the delivering
@@ -184,11 +196,11 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
                 if pending.event.isTerminating { target.markDisposed() }
             } else if pending.event.isTerminating {
                 // Every attached observer receives the terminal event, even one attached after it was sent.
-                current.observers?.deliver(pending.event, numbered: .max)
+                current.observers.deliver(pending.event, numbered: .max)
                 finishTermination(current.observers)
                 return
             } else {
-                current.observers?.deliver(pending.event, numbered: pending.sequence)
+                current.observers.deliver(pending.event, numbered: pending.sequence)
             }
             if delivery.finish() { return }
             guard let next = nextDelivery() else { return }
@@ -213,10 +225,10 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
     /// what was kept alive, and sends `interrupted` to observers whose own events were queued behind the
     /// terminal one. Everything is released outside the lock.
     @inlinable
-    func finishTermination(_ released: List?) {
-        released?.forEach { $0._withUnsafeGuaranteedRef { $0.markDisposed() } }
+    func finishTermination(_ released: Observers<Value, Failure>) {
+        released.forEach { $0._withUnsafeGuaranteedRef { $0.markDisposed() } }
         let termination = lock.locked { state.finishTermination(delivery) }
-        released?.forEach { $0.release() }
+        released.release()
         termination.extras?.takeLeftovers().release()
         termination.runLifetime?.end()
         if var queued = termination.extras?.queue {

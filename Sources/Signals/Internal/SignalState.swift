@@ -23,10 +23,11 @@ struct SignalState<Value, Failure: Error> {
     }
 
     @usableFromInline var phase: Phase = .alive
-    /// The attached observers; `nil` until the first attaches, and once the signal terminated. The state
-    /// holds the list with one manual retain, so that reading it on the per-event path and in attach and
-    /// detach costs no reference counting.
-    @usableFromInline var observers: Unmanaged<List>?
+    /// The attached observers: none until the first attaches, and once the signal terminated; one without
+    /// a list (as a producer's run has); a list once a second one attaches. Held with manual retains (see
+    /// `Observers`), so that reading them on the per-event path and in attach and detach costs no
+    /// reference counting.
+    @usableFromInline var observers = Observers<Value, Failure>.none
     /// Numbers observers (at attach) and queued events (at send): an observer receives the events
     /// numbered after it.
     @usableFromInline var nextNumber: UInt64 = 0
@@ -79,15 +80,27 @@ struct SignalState<Value, Failure: Error> {
         case rejected
     }
 
-    /// Appends `box` (the list takes over the caller's reference) and numbers it.
+    /// Appends `box` (the state takes over the caller's reference) and numbers it.
     @inlinable
     mutating func attach(_ box: Unmanaged<Box>, _ delivery: borrowing DeliveryWord) -> Attachment {
         guard phase != .terminated else { return .rejected }
         let token = nextNumber
         nextNumber &+= 1
         box._withUnsafeGuaranteedRef { $0.word.setToken(token) }
-        let released = mutateObservers(delivery, adding: 1) { $0.append(box) }
-        return .attached(token: token, released: released)
+        if let list = observers.list {
+            return .attached(token: token, released: mutate(list, delivery, adding: 1) { $0.append(box) })
+        }
+        guard let first = observers.sole else {
+            observers = .one(box)
+            return .attached(token: token, released: Released())
+        }
+        // A delivery in progress may be reading `first` alone: it stays alive (the list holds it now), and
+        // nothing it reads changes.
+        let list = List.make(capacity: 2)
+        list.append(first)
+        list.append(box)
+        observers = .list(.passRetained(list))
+        return .attached(token: token, released: Released())
     }
 
     /// The outcome of a detach.
@@ -105,9 +118,21 @@ struct SignalState<Value, Failure: Error> {
     /// also sent `interrupted` alone, after the events already queued.
     @inlinable
     mutating func detach(_ token: UInt64, interrupting: Bool, _ delivery: borrowing DeliveryWord) -> Detachment {
-        guard let index = observers?._withUnsafeGuaranteedRef({ $0.index(of: token) }) else { return .notAttached }
-        var removed: Unmanaged<Box>!
-        var released = mutateObservers(delivery, adding: 0) { removed = $0.remove(at: index) }
+        var removed: Unmanaged<Box>
+        var released: Released
+        if let list = observers.list {
+            guard let index = list._withUnsafeGuaranteedRef({ $0.index(of: token) }) else { return .notAttached }
+            var taken: Unmanaged<Box>?
+            released = mutate(list, delivery, adding: 0) { taken = $0.remove(at: index) }
+            removed = taken.unsafelyUnwrapped
+        } else if let box = observers.sole, box._withUnsafeGuaranteedRef({ $0.token }) == token {
+            // A delivery in progress may be reading the box alone: it is released as below.
+            observers = .none
+            removed = box
+            released = Released()
+        } else {
+            return .notAttached
+        }
         if interrupting {
             if delivery.flagWorkLocked() {
                 extrasForUpdate.deferredReleases.append(removed)
@@ -129,19 +154,13 @@ struct SignalState<Value, Failure: Error> {
         return .detached(released: released, delivery: nil)
     }
 
-    /// Runs `body` on the observer list: in place if no delivery is in progress (and it has room for
-    /// `adding` more), otherwise on a copy that replaces it. A list a delivery may be reading is handed to
-    /// the delivering thread, which drops it once its delivery ends; any other replaced list is returned.
+    /// Runs `body` on `list`, the observer list: in place if no delivery is in progress (and it has room
+    /// for `adding` more), otherwise on a copy that replaces it. A list a delivery may be reading is handed
+    /// to the delivering thread, which drops it once its delivery ends; any other replaced list is returned.
     @inlinable
-    mutating func mutateObservers(
-        _ delivery: borrowing DeliveryWord, adding: Int, _ body: (List) -> Void
+    mutating func mutate(
+        _ list: Unmanaged<List>, _ delivery: borrowing DeliveryWord, adding: Int, _ body: (List) -> Void
     ) -> Released {
-        guard let list = observers else {
-            let created = List.make(capacity: 1)
-            body(created)
-            observers = .passRetained(created)
-            return Released()
-        }
         let isIdle = delivery.isIdleLocked
         let (count, slots) = list._withUnsafeGuaranteedRef { ($0.count, $0.slots) }
         if isIdle && count + adding <= slots {
@@ -150,7 +169,7 @@ struct SignalState<Value, Failure: Error> {
         }
         let copy = list._withUnsafeGuaranteedRef { $0.copy(capacity: count + adding > slots ? 2 * slots : slots) }
         body(copy)
-        observers = .passRetained(copy)
+        observers = .list(.passRetained(copy))
         if !isIdle && delivery.flagWorkLocked() {
             extrasForUpdate.retiredLists.append(list.takeRetainedValue())
             return Released()
@@ -161,7 +180,7 @@ struct SignalState<Value, Failure: Error> {
     /// Whether the observer `token` is still attached.
     @inlinable
     func isAttached(_ token: UInt64) -> Bool {
-        observers?._withUnsafeGuaranteedRef { $0.index(of: token) } != nil
+        observers.contains(token)
     }
 
     // MARK: - Sending
@@ -172,9 +191,10 @@ struct SignalState<Value, Failure: Error> {
         /// Nothing to do: the value was dropped (no observer, or the signal is terminating), or queued
         /// for the thread delivering.
         case none
-        /// No delivery was in progress: deliver the value to this list, unretained (until the delivery
-        /// ends, the list is replaced rather than mutated or freed), then `finish`.
-        case deliver(Unmanaged<List>)
+        /// No delivery was in progress: deliver the value to these observers, unretained (until the
+        /// delivery ends, a list is replaced rather than mutated or freed, and a detached box is kept), then
+        /// `finish`.
+        case deliver(Observers<Value, Failure>)
     }
 
     /// Submits a value: without a delivery in progress, the caller delivers it at once to the observers
@@ -184,9 +204,9 @@ struct SignalState<Value, Failure: Error> {
         guard phase == .alive else { return .none }
         // `flagWorkLocked` is `false` when the delivery in progress ended since `isIdleLocked` looked.
         if delivery.isIdleLocked || !delivery.flagWorkLocked() {
-            guard let list = observers else { return .none }
+            if observers.isEmpty { return .none }
             delivery.claimLocked()
-            return .deliver(list)
+            return .deliver(observers)
         }
         enqueue(SignalCore.Pending(event: .value(value), target: nil, sequence: nextNumber))
         nextNumber &+= 1
@@ -194,7 +214,9 @@ struct SignalState<Value, Failure: Error> {
     }
 
     /// Queues `pending` for the delivering thread, which `flagWorkLocked` told.
-    @inlinable
+    // Never inlined: the slow path of a send, kept out of the per-event path, which stays small enough to
+    // be inlined into its lock's closure (propertySet, `Benchmarks core` and `compare`).
+    @inlinable @inline(never)
     mutating func enqueue(_ pending: SignalCore<Value, Failure>.Pending) {
         if pending.terminatesStream { phase = .terminating }
         extrasForUpdate.queue.append(pending)
@@ -222,16 +244,16 @@ struct SignalState<Value, Failure: Error> {
         return start(pending)
     }
 
-    /// The delivery of `pending`; if `pending` ends the stream, it takes the observer list with it.
+    /// The delivery of `pending`, to the observers of this moment (unretained); if `pending` ends the
+    /// stream, the delivery takes the observers, with the state's references, with it.
     @inlinable
     mutating func start(_ pending: SignalCore<Value, Failure>.Pending) -> SignalCore<Value, Failure>.Delivery {
+        let current = observers
         if pending.terminatesStream {
             phase = .terminated
-            let released = observers?.takeRetainedValue()
-            observers = nil
-            return SignalCore.Delivery(pending: pending, observers: released)
+            observers = .none
         }
-        return SignalCore.Delivery(pending: pending, observers: observers?.takeUnretainedValue())
+        return SignalCore.Delivery(pending: pending, observers: current)
     }
 
     /// What the delivering thread does next, and what it lets go of first.
@@ -353,5 +375,81 @@ final class SignalExtras<Value, Failure: Error> {
         if !deferredReleases.isEmpty { swap(&leftovers.boxes, &deferredReleases) }
         if !retiredLists.isEmpty { swap(&leftovers.lists, &retiredLists) }
         return leftovers
+    }
+}
+
+/// A signal's attached observers, as its state holds them: none, one alone (no list: a producer's run, and
+/// most signals, have one observer), or a list (`ObserverList`).
+///
+/// The state holds one manual retain on the box of `.one`, or on the list of `.list` (which holds one
+/// on each of its boxes): `Observers` is a plain value that copies no reference count, and a copy handed
+/// to a delivery is read unretained (see `SignalCore`, "Per-event path").
+@usableFromInline
+struct Observers<Value, Failure: Error> {
+    /// The one observer, when there is no list.
+    @usableFromInline var sole: Unmanaged<ObserverBox<Value, Failure>>?
+    /// The list, once a second observer attached.
+    @usableFromInline var list: Unmanaged<ObserverList<Value, Failure>>?
+
+    @inlinable
+    init(sole: Unmanaged<ObserverBox<Value, Failure>>? = nil, list: Unmanaged<ObserverList<Value, Failure>>? = nil) {
+        self.sole = sole
+        self.list = list
+    }
+
+    @inlinable static var none: Observers { Observers() }
+    @inlinable static func one(_ box: Unmanaged<ObserverBox<Value, Failure>>) -> Observers { Observers(sole: box) }
+    @inlinable static func list(_ list: Unmanaged<ObserverList<Value, Failure>>) -> Observers { Observers(list: list) }
+
+    @inlinable var isEmpty: Bool { sole == nil && list == nil }
+
+    /// Calls every observer not disposed with `value`.
+    // Always inlined, as `ObserverList.deliver(value:)`.
+    @inlinable @inline(__always)
+    func deliver(value: Value) {
+        if let list {
+            list._withUnsafeGuaranteedRef { $0.deliver(value: value) }
+        } else if let sole {
+            sole._withUnsafeGuaranteedRef { $0.receive(value: value) }
+        }
+    }
+
+    /// Calls every observer attached before event number `sequence` and not disposed with `event`.
+    @inlinable
+    func deliver(_ event: Event<Value, Failure>, numbered sequence: UInt64) {
+        if let list {
+            list._withUnsafeGuaranteedRef { $0.deliver(event, numbered: sequence) }
+        } else if let sole {
+            sole._withUnsafeGuaranteedRef { $0.receive(event, numbered: sequence) }
+        }
+    }
+
+    /// Calls `body` with every box, in attach order.
+    @inlinable
+    func forEach(_ body: (Unmanaged<ObserverBox<Value, Failure>>) -> Void) {
+        if let list {
+            list._withUnsafeGuaranteedRef { $0.forEach(body) }
+        } else if let sole {
+            body(sole)
+        }
+    }
+
+    /// Whether the observer `token` is among them.
+    @inlinable
+    func contains(_ token: UInt64) -> Bool {
+        if let list { return list._withUnsafeGuaranteedRef { $0.index(of: token) } != nil }
+        if let sole { return sole._withUnsafeGuaranteedRef { $0.token } == token }
+        return false
+    }
+
+    /// Gives back the references the state held: every box's, and the list's.
+    @inlinable
+    func release() {
+        if let list {
+            list._withUnsafeGuaranteedRef { $0.forEach { $0.release() } }
+            list.release()
+        } else if let sole {
+            sole.release()
+        }
     }
 }

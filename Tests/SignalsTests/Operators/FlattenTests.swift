@@ -160,23 +160,18 @@ func disposalDisposesTheOuterAndInnerRuns(_ strategy: FlattenStrategy) {
 
 /// Weak references to the objects the inner producers of a test capture, by outer value.
 private final class CapturedObjects: Sendable {
-    private final class Reference: @unchecked Sendable {
-        // Written once, before the reference is shared.
-        weak var object: Tracked?
-        init(_ object: Tracked) { self.object = object }
-    }
-    private let references = Locked<[Int: Reference]>([:])
+    private let references = Locked<[Int: WeakReference]>([:])
 
     /// A new object for outer value `index`, watched weakly.
     func make(_ index: Int) -> Tracked {
         let object = Tracked()
-        references.withLock { $0[index] = Reference(object) }
+        references.withLock { $0[index] = WeakReference(object) }
         return object
     }
 
     /// Whether the object made for `index` is still alive.
     func isAlive(_ index: Int) -> Bool {
-        references.withLock { $0[index]?.object != nil }
+        references.withLock { $0[index]?.isAlive ?? false }
     }
 }
 

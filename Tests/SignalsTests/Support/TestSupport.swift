@@ -157,6 +157,17 @@ final class OverlapDetector: Sendable {
 /// An object whose deallocation the tests watch through a weak reference.
 final class Tracked: Sendable {}
 
+/// A weak reference to a `Tracked`, which `@Sendable` closures may capture.
+final class WeakReference: @unchecked Sendable {
+    // `@unchecked Sendable`: written once, before the reference is shared.
+    private(set) weak var object: Tracked?
+
+    init(_ object: Tracked) { self.object = object }
+
+    /// Whether the object is still alive.
+    var isAlive: Bool { object != nil }
+}
+
 /// Runs `body(index)` on `count` new threads at once and returns when every one has finished.
 ///
 /// Real threads, not `concurrentPerform`, whose width is the number of cores: the stress tests want

@@ -404,13 +404,16 @@ struct Observers<Value, Failure: Error> {
     @inlinable var isEmpty: Bool { sole == nil && list == nil }
 
     /// Calls every observer not disposed with `value`.
-    // Always inlined, as `ObserverList.deliver(value:)`.
+    // Always inlined, also into `SignalCore.forward(value:)`, with the one observer's call inlined and a
+    // list's loop called (see `ObserverList.deliverOutOfLine(value:)`). callgrind, instructions per
+    // event, against a list for every signal: hot1 61 -> 53, cold5map 317 -> 317, propertySet 58 -> 45,
+    // hot10 268 -> 303 (`Benchmarks core`, `compare`).
     @inlinable @inline(__always)
     func deliver(value: Value) {
-        if let list {
-            list._withUnsafeGuaranteedRef { $0.deliver(value: value) }
-        } else if let sole {
+        if let sole {
             sole._withUnsafeGuaranteedRef { $0.receive(value: value) }
+        } else if let list {
+            list._withUnsafeGuaranteedRef { $0.deliverOutOfLine(value: value) }
         }
     }
 

@@ -378,6 +378,8 @@ final class SignalExtras<Value, Failure: Error> {
     }
 }
 
+// Inlinable throughout: the per-event, attach and detach paths (see `SignalCore`, "Inlining").
+
 /// A signal's attached observers, as its state holds them: none, one alone (no list: a producer's run, and
 /// most signals, have one observer), or a list (`ObserverList`).
 ///

@@ -122,14 +122,17 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
 
     // MARK: - Commands
 
-    /// Queues `command` and asks the scheduler to run the queue. Any thread.
+    /// Queues `command` and asks the scheduler to run the queue, unless a drainer is running: it takes
+    /// the queue's commands until none is left, under the same lock, so it runs this one too (a producer's
+    /// page and completion, sent while the command that started it runs, cost no scheduled action). Any
+    /// thread.
     func submit(_ command: Command) {
-        let accepted = lock.withLock { _ -> Bool in
+        let needsDrain = lock.withLock { _ -> Bool in
             guard !released else { return false }
             inbox.append(command)
-            return true
+            return !draining
         }
-        guard accepted else { return }
+        guard needsDrain else { return }
         scheduler.schedule { [weak self] in self?.drain() }
     }
 

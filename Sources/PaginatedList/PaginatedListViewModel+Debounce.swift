@@ -13,7 +13,7 @@ extension PaginatedListViewModel {
     public func loadNextPage(
         whenever triggers: Signal<Void, Never>, debounce interval: Duration, on scheduler: any DateScheduler
     ) -> any Disposable {
-        Self.debounced(triggers, interval, scheduler).startWithValues { [weak core] _ in
+        Producer(triggers).debounce(interval, on: scheduler).startWithValues { [weak core] _ in
             core?.submit(.loadNextPage)
         }
     }
@@ -29,18 +29,8 @@ extension PaginatedListViewModel {
         visibleIndices: Signal<Int, Never>, prefetchDistance: Int = 5,
         debounce interval: Duration, on scheduler: any DateScheduler
     ) -> any Disposable {
-        Self.debounced(visibleIndices, interval, scheduler).startWithValues { [weak core] row in
+        Producer(visibleIndices).debounce(interval, on: scheduler).startWithValues { [weak core] row in
             core?.submit(.loadIfNeeded(PrefetchRequest(visibleIndex: row, prefetchDistance: prefetchDistance)))
         }
-    }
-
-    /// A producer whose run observes `signal` (until the run is disposed) and debounces it.
-    private static func debounced<Value: Sendable>(
-        _ signal: Signal<Value, Never>, _ interval: Duration, _ scheduler: any DateScheduler
-    ) -> Producer<Value, Never> {
-        Producer<Value, Never> { observer, lifetime in
-            lifetime.add(signal.observe { event in observer.send(event) })
-        }
-        .debounce(interval, on: scheduler)
     }
 }

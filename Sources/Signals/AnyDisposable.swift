@@ -4,31 +4,42 @@
 /// The closure runs on the thread that calls `dispose()`, outside any lock, and is released
 /// as soon as it has run: an `AnyDisposable` does not keep what its action captured alive after disposal.
 public final class AnyDisposable: Disposable {
-    private let state: Locked<(@Sendable () -> Void)??>
+    /// The lock-guarded state: the action still to run, until the first `dispose()`.
+    private enum State {
+        /// Not disposed yet; `action` (if any) runs on the first `dispose()`.
+        case pending(action: (@Sendable () -> Void)?)
+        /// Disposed: the action ran (or there was none), and nothing is held.
+        case disposed
+
+        /// Marks the disposable disposed; returns the action to run outside the lock (`nil` if there is
+        /// none, or it was disposed already).
+        mutating func dispose() -> (@Sendable () -> Void)? {
+            guard case let .pending(action) = self else { return nil }
+            self = .disposed
+            return action
+        }
+    }
+
+    private let state: Locked<State>
 
     /// A disposable that runs `action` on the first `dispose()`.
     public init(_ action: @escaping @Sendable () -> Void) {
-        state = Locked(.some(action))
+        state = Locked(.pending(action: action))
     }
 
     /// A disposable with no action: it only records that it was disposed.
     public init() {
-        state = Locked(.some(nil))
+        state = Locked(.pending(action: nil))
     }
 
     /// Whether `dispose()` has been called.
     public var isDisposed: Bool {
-        state.withLock { $0 == nil }
+        state.withLock { if case .disposed = $0 { true } else { false } }
     }
 
     /// Runs the action if this is the first call; later calls do nothing.
     public func dispose() {
-        let action = state.withLock { current -> (@Sendable () -> Void)?? in
-            let action = current
-            current = nil
-            return action
-        }
-        if case let .some(.some(action)) = action { action() }
+        state.withLock { $0.dispose() }?()
     }
 }
 

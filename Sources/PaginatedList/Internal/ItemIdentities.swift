@@ -65,14 +65,17 @@ class ItemIdentities<Item> {
 /// So the hot paths (a page of new ids, a lookup) hash each id once and touch only tables and arrays of
 /// `Int`, compiled for that type: no generic dictionary, no `AnyHashable`.
 final class IdentifiedItems<Item, Element: Identifiable>: ItemIdentities<Item> {
-    private var positions = IDPositions()
+    // `@exclusivity(unchecked)`: only the store that holds these identities alone writes them, one access
+    // at a time; the dynamic checks cost two calls per handle in a page of new ids (`Benchmarks itemlist`,
+    // view model, Post items).
+    @exclusivity(unchecked) private var positions = IDPositions()
     /// The handle most recently given to an id of each hash value.
-    private var handleByHash = HandleTable()
+    @exclusivity(unchecked) private var handleByHash = HandleTable()
     /// Per handle: the hash value of its id, and the next handle whose id has the same hash (-1: none).
-    private var hashOfHandle: ContiguousArray<Int> = []
-    private var nextWithSameHash: ContiguousArray<Int> = []
+    @exclusivity(unchecked) private var hashOfHandle: ContiguousArray<Int> = []
+    @exclusivity(unchecked) private var nextWithSameHash: ContiguousArray<Int> = []
     /// Handles given back, to give again.
-    private var freeHandles: [Int] = []
+    @exclusivity(unchecked) private var freeHandles: [Int] = []
 
     override init() {
         precondition(Item.self == Element.self)
@@ -141,9 +144,15 @@ final class IdentifiedItems<Item, Element: Identifiable>: ItemIdentities<Item> {
         previousWithSameHash.reserveCapacity(indexed ? batch.count : 0)
         // Every id's hash, then every lookup, in two tight loops: the lookups do not depend on each other,
         // so the cache misses of a large table overlap instead of queueing one after another.
-        let hashes = batch.map { id(of: $0).hashValue }
+        // Loops over indices, not `map` or `enumerated()`: this code is generic over `Item`, unspecialised,
+        // and those call the standard library's unspecialised iterators, which look up generic metadata
+        // for every item (`Benchmarks itemlist`, view model, Post items).
+        var hashes: [Int] = []
+        hashes.reserveCapacity(batch.count)
+        for index in batch.indices { hashes.append(id(of: batch[index]).hashValue) }
         let candidates = hashes.map { handleByHash.handle(for: $0) ?? -1 }
-        for (index, item) in batch.enumerated() {
+        for index in batch.indices {
+            let item = batch[index]
             let key = id(of: item)
             let hash = hashes[index]
             if candidates[index] >= 0, let held = find(key, from: candidates[index], in: items) {
@@ -182,7 +191,10 @@ final class IdentifiedItems<Item, Element: Identifiable>: ItemIdentities<Item> {
     }
 
     override func inserted(_ fresh: [Item], at position: Int) {
-        insert(hashes: fresh.map { id(of: $0).hashValue }, at: position)
+        var hashes: [Int] = []
+        hashes.reserveCapacity(fresh.count)
+        for index in fresh.indices { hashes.append(id(of: fresh[index]).hashValue) }
+        insert(hashes: hashes, at: position)
     }
 
     /// Gives a handle to each of the new items whose ids hash to `hashes`, and puts them at `position`.

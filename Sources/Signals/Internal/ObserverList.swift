@@ -94,8 +94,7 @@ final class ObserverList<Value, Failure: Error>:
 
     /// Calls every observer not disposed with `value`. The boxes are used unretained: the list's
     /// references keep them alive until the delivery ends.
-    // Always inlined, also into `SignalCore.forward(value:)`: cold5map (`Benchmarks core`, `compare`)
-    // measured 337 instructions per value instead of 313 when this is a call.
+    // Always inlined into `deliverOutOfLine(value:)`.
     @inlinable @inline(__always)
     func deliver(value: Value) {
         withUnsafeMutablePointers { header, elements in
@@ -104,6 +103,14 @@ final class ObserverList<Value, Failure: Error>:
             }
         }
     }
+
+    /// `deliver(value:)`, called rather than inlined: the per-event path of a signal with several
+    /// observers (`Observers.deliver(value:)`).
+    // Never inlined: with the loop inlined beside the one-observer path, hot10 (`Benchmarks core`,
+    // `compare`) spent a register reload per observer, and the one-observer rows (hot1, cold5map,
+    // propertySet, producer start) 3 to 7 instructions more per event.
+    @inlinable @inline(never)
+    func deliverOutOfLine(value: Value) { deliver(value: value) }
 
     /// Calls every observer attached before event number `sequence` and not disposed with `event`.
     @inlinable

@@ -79,8 +79,8 @@ final class PropertyStorage<Value>: @unchecked Sendable {
     }
 
     /// Stores `newValue` and queues its delivery without calling any observer; returns the delivery to
-    /// run (`nil` if another thread is delivering this property's changes and will deliver this one too).
-    /// (Inlinable: see `StagedDelivery`.)
+    /// run (`nil` if no observer is attached, or if another thread is delivering this property's changes
+    /// and will deliver this one too). (Inlinable: see `StagedDelivery`.)
     @inlinable
     func stage(_ newValue: Value) -> Core.Delivery? {
         core.lock.locked { state.stage(newValue, &core.state, core.delivery) }
@@ -183,6 +183,10 @@ struct PropertyState<Value> {
         _ newValue: Value, _ signal: inout Signal, _ delivery: borrowing DeliveryWord
     ) -> SignalCore<Value, Never>.Delivery? {
         current = newValue
+        // No observer and no delivery in progress: nothing to deliver (as `startValue` drops the value).
+        // Skips making the event and the delivery, generic work a view model pays for every property it
+        // publishes unobserved (`Benchmarks itemlist`, view model rows).
+        if signal.phase == .alive, signal.observers.isEmpty, delivery.isIdleLocked { return nil }
         return signal.submit(.value(newValue), to: nil, delivery)
     }
 

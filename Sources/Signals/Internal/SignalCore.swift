@@ -145,7 +145,7 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
 
     /// `send(value:)`, called rather than inlined: for the stages of a fused producer, which send either
     /// into the next stage or into the run's signal, and stay small when this path is a call.
-    // Never inlined, with `run` and `ObserverList.deliver(value:)` always inlined into it: cold5map
+    // Never inlined, with `run` and `Observers.deliver(value:)` always inlined into it: cold5map
     // (`Benchmarks core`, `compare`) measured 313 instructions per value so, 353 when every stage inlines
     // the signal's path, 333 when this function calls `run`.
     @inlinable @inline(never)

@@ -21,7 +21,8 @@ package struct StagedDelivery {
 
 extension MutableProperty {
     /// Sets the value and queues the change without calling any observer; returns the delivery to run
-    /// (`nil` if another thread is delivering this property's changes and will deliver this one too).
+    /// (`nil` if no observer is attached, or if another thread is delivering this property's changes and
+    /// will deliver this one too).
     @inlinable
     package func stage(_ newValue: Value) -> StagedDelivery? {
         let storage = self.storage

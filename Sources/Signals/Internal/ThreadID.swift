@@ -7,6 +7,9 @@ import Glibc
 import Musl
 #endif
 
+// `noThread` is inlinable: every property set compares the word with it (propertySet, `Benchmarks core`
+// and `compare`); `current` is not (only `modify` and a nested access read it).
+
 /// A thread, or no thread (`noThread`): what an atomic word that names a thread holds (`PropertyStorage`'s
 /// `modifyingThread`).
 @usableFromInline

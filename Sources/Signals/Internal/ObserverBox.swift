@@ -70,8 +70,8 @@ struct ObserverWord: ~Copyable, Sendable {
 
 // Inlinable throughout: the per-event path (see `SignalCore`, "Inlining").
 
-/// One attached observer. An observer list holds it with a manual retain (see `SignalCore`,
-/// "Per-event path"); deliveries in progress use it unretained.
+/// One attached observer. The signal's state holds it with a manual retain, alone or through its observer
+/// list (see `Observers`, and `SignalCore`, "Per-event path"); deliveries in progress use it unretained.
 ///
 /// Immutable apart from the atomic word. `@unchecked Sendable`: the closures are the user's `@Sendable`
 /// ones, or the package's forwarding closures (`ObserverAction.forwarding`), which only the signal's serial

@@ -20,25 +20,24 @@ struct MirrorState<Item, Failure: Error> {
     /// How many refresh commands the view model had run by this transition (see `MirrorMark`).
     @usableFromInline var refreshes: UInt64 = 0
 
-    /// The state after a transition that publishes `items` (if the list changed), `loadStates` (whose
-    /// cases, and those of the load states before, are `shapes`) and `gap`, made by the view model after
-    /// `refreshes` refresh commands.
+    /// Moves to the state after a transition that publishes `items` (if the list changed), `loadStates`
+    /// (whose cases, and those of the load states before, are `shapes`) and `gap`, made by the view model
+    /// after `refreshes` refresh commands. In place: a copy of the whole state per transition showed in the
+    /// profile (`Benchmarks itemlist`, view model rows).
     @inlinable
-    func next(
+    mutating func advance(
         items newItems: ItemList<Item>?, loadStates newStates: LoadStates<Failure>, shapes: (old: LoadShape, new: LoadShape),
         gap: Int?, refreshes: UInt64
-    ) -> MirrorState {
-        var next = self
-        next.sequence += 1
+    ) {
+        sequence += 1
         if let newItems {
-            next.items = newItems
-            next.itemsVersion += 1
+            items = newItems
+            itemsVersion += 1
         }
-        next.failures.count(from: shapes.old, to: shapes.new)
-        next.loadStates = newStates
-        next.gap = gap
-        next.refreshes = refreshes
-        return next
+        failures.count(from: shapes.old, to: shapes.new)
+        loadStates = newStates
+        self.gap = gap
+        self.refreshes = refreshes
     }
 }
 

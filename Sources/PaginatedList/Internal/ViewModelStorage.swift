@@ -80,21 +80,23 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     @usableFromInline let diagnostics = Signal<PaginatedListDiagnostic, Never>.pipe()
 
     @usableFromInline let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline var inbox = FIFO<Command>()
+    // Guarded by `lock`. `@exclusivity(unchecked)` here and below: one thread at a time accesses them (the
+    // lock's holder, or the drain token's, which is taken under the lock), and the dynamic checks cost a
+    // call per access (`Benchmarks itemlist`, view model rows).
+    @exclusivity(unchecked) @usableFromInline var inbox = FIFO<Command>()
     /// What an `ObservablePaginatedList` shows: set in each transition before anything is delivered.
-    @usableFromInline var mirrorValue = MirrorState<Item, Failure>()
-    @usableFromInline var draining = false
-    @usableFromInline var released = false
+    @exclusivity(unchecked) @usableFromInline var mirrorValue = MirrorState<Item, Failure>()
+    @exclusivity(unchecked) @usableFromInline var draining = false
+    @exclusivity(unchecked) @usableFromInline var released = false
     /// The runs of the loads started and not yet cut off.
-    @usableFromInline var runs: [(load: LoadID, run: any Disposable)] = []
+    @exclusivity(unchecked) @usableFromInline var runs: [(load: LoadID, run: any Disposable)] = []
 
     // Owned by the holder of the drain token.
-    @usableFromInline var machine: Machine
+    @exclusivity(unchecked) @usableFromInline var machine: Machine
     /// What the properties show.
-    @usableFromInline var published = Published()
+    @exclusivity(unchecked) @usableFromInline var published = Published()
     /// How many refresh commands have run (what `MirrorMark` tells a refresh by).
-    @usableFromInline var refreshesStarted: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var refreshesStarted: UInt64 = 0
 
     /// The derived values last published, to publish only what changed. The load states and the state
     /// are kept as their cases (`LoadShape`, `StateCase`): comparing those costs no generic metadata
@@ -337,7 +339,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         // The previous values, without the mirror state: no copy of it keeps the previous list alive
         // during delivery.
         let old = (shape: published.shape, state: published.state, hasError: published.hasError, gap: published.gap)
-        published.mirror = published.mirror.next(
+        published.mirror.advance(
             items: transition.items, loadStates: newStates, shapes: (old.shape, shape), gap: transition.gap,
             refreshes: refreshesStarted
         )

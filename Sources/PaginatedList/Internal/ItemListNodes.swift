@@ -284,6 +284,16 @@ extension ItemListInner {
         ItemListInner.make(height: height, slots: buffer)
     }
 
+    /// Appends `slot` (there must be room).
+    @inlinable
+    func append(_ slot: ItemListSlot) {
+        precondition(count < ItemListInner.maxCount)
+        (slots + count).initialize(to: slot)
+        header.pointee.count += 1
+        header.pointee.total += slot.count
+        ends[count] = total
+    }
+
     /// Appends copies of `source` (there must be room).
     @inlinable
     func append(copying source: UnsafeBufferPointer<ItemListSlot>) {

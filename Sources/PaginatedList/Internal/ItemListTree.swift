@@ -78,6 +78,8 @@ struct ItemListTree<Item> {
     @inlinable
     static func build(_ items: UnsafeBufferPointer<Item>) -> ItemListTree? {
         guard !items.isEmpty else { return nil }
+        // One leaf (a page, most edits): no arrays of ranges and slots.
+        if items.count <= Leaf.maxCount { return ItemListTree(leaf: Leaf.make(copying: items)) }
         var level: [Slot] = []
         level.reserveCapacity(chunks(items.count, max: Leaf.maxCount))
         for range in evenRanges(items.count, max: Leaf.maxCount) {
@@ -149,10 +151,19 @@ struct ItemListTree<Item> {
         let (x, y) = height - 1 == b.height
             ? mergeOrBalance(last.node, b.node, height: b.height)
             : joinRight(last.node, height: height - 1, b)
-        var slots = Array(parent.buffer.dropLast())
-        slots.append(slot(x, height: height - 1))
-        if let y { slots.append(slot(y, height: height - 1)) }
-        return pack(slots, height: height)
+        let kept = UnsafeBufferPointer(rebasing: parent.buffer.dropLast())
+        guard kept.count + (y == nil ? 1 : 2) <= Inner.maxCount else {
+            var slots = Array(kept)
+            slots.append(slot(x, height: height - 1))
+            if let y { slots.append(slot(y, height: height - 1)) }
+            return pack(slots, height: height)
+        }
+        // Built in place when it fits (most appends): an array of the slots first cost a retain and a
+        // release per child on every level (`Benchmarks itemlist`, append and view model rows).
+        let joined = Inner.make(height: height, slots: kept)
+        joined.append(slot(x, height: height - 1))
+        if let y { joined.append(slot(y, height: height - 1)) }
+        return (joined, nil)
     }
 
     /// `a` (shorter) joined before the first child of `node` (at `height`): one or two nodes at `height`.
@@ -163,10 +174,19 @@ struct ItemListTree<Item> {
         let (x, y) = height - 1 == a.height
             ? mergeOrBalance(a.node, first.node, height: a.height)
             : joinLeft(a, first.node, height: height - 1)
-        var slots = [slot(x, height: height - 1)]
-        if let y { slots.append(slot(y, height: height - 1)) }
-        slots.append(contentsOf: parent.buffer.dropFirst())
-        return pack(slots, height: height)
+        let kept = UnsafeBufferPointer(rebasing: parent.buffer.dropFirst())
+        guard kept.count + (y == nil ? 1 : 2) <= Inner.maxCount else {
+            var slots = [slot(x, height: height - 1)]
+            if let y { slots.append(slot(y, height: height - 1)) }
+            slots.append(contentsOf: kept)
+            return pack(slots, height: height)
+        }
+        // Built in place when it fits, as in `joinRight`.
+        let joined = Inner.make(height: height, slots: UnsafeBufferPointer(start: nil, count: 0))
+        joined.append(slot(x, height: height - 1))
+        if let y { joined.append(slot(y, height: height - 1)) }
+        joined.append(copying: kept)
+        return (joined, nil)
     }
 
     /// `slots` (at most twice the maximum) as one inner node at `height`, or two balanced ones.

@@ -529,20 +529,24 @@ struct PagingStateMachine<Item, Failure: Error> {
     @inlinable
     mutating func load(_ direction: Direction, prefetch: PrefetchRequest?) -> [Action] {
         guard !refresh.isBusy else { return [] }
-        var actions: [Action] = []
+        var cancelsRetry = false
         var pending: PendingLoad
         switch edge(direction.kind) {
         case let .ready(ready):
             pending = ready
         case let .failed(_, failed, retryOf):
-            if retryOf != nil { actions.append(.cancelRetry(direction.kind)) }
+            cancelsRetry = retryOf != nil
             pending = failed
         case .waiting, .loading, .complete:
             return []
         }
         pending.emptyPagesInARow = 0
         if let prefetch { pending.remember(prefetch, toward: direction) }
-        return actions + start(direction, pending)
+        // The cancellation goes in front of the start's actions: concatenating arrays of actions copies
+        // each one through the generic value witnesses (`Benchmarks itemlist`, view model rows).
+        var actions = start(direction, pending)
+        if cancelsRetry { actions.insert(.cancelRetry(direction.kind), at: 0) }
+        return actions
     }
 
     /// Starts `pending` as a new load of `direction`.

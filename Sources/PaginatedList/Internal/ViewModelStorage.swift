@@ -84,7 +84,9 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     // lock's holder, or the drain token's, which is taken under the lock), and the dynamic checks cost a
     // call per access (`Benchmarks itemlist`, view model rows).
     @exclusivity(unchecked) @usableFromInline var inbox = FIFO<Command>()
-    /// What an `ObservablePaginatedList` shows: set in each transition before anything is delivered.
+    /// What an `ObservablePaginatedList` shows: advanced in each transition before anything is delivered.
+    /// The only copy: the drainer too reads it under the lock (a copy per transition, through the generic
+    /// value witnesses, showed in the profile: `Benchmarks itemlist`, view model rows).
     @exclusivity(unchecked) @usableFromInline var mirrorValue = MirrorState<Item, Failure>()
     @exclusivity(unchecked) @usableFromInline var draining = false
     @exclusivity(unchecked) @usableFromInline var released = false
@@ -107,7 +109,6 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         @usableFromInline var state = StateCase.idle
         @usableFromInline var hasError = false
         @usableFromInline var gap: Int?
-        @usableFromInline var mirror = MirrorState<Item, Failure>()
     }
 
     /// The case of a `PaginatedListState`.
@@ -218,7 +219,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case let .insert(batch, index):
             run(machine.insert(batch, at: index))
         case let .mark(body):
-            body(MirrorMark(sequence: published.mirror.sequence, refreshing: published.shape.refresh == .loading,
+            body(MirrorMark(sequence: lock.locked { mirrorValue.sequence }, refreshing: published.shape.refresh == .loading,
                             refreshes: refreshesStarted))
         }
     }
@@ -250,9 +251,13 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     // MARK: - Actions (drain token held, no lock)
 
     @inlinable
-    func run(_ actions: [Machine.Action]) {
-        for action in actions {
-            switch action {
+    func run(_ actions: consuming [Machine.Action]) {
+        // Each action is moved out of the array, first to last, and ends in this specialised code: an
+        // array destroying (or a loop copying) its actions goes through the generic value witnesses,
+        // which look up generic metadata (`Benchmarks itemlist`, view model rows).
+        actions.withUnsafeMutableBufferPointer { $0.reverse() }  // A buffer's swaps move; an array's copy.
+        while let action = actions.popLast() {
+            switch consume action {
             case let .start(load, request):
                 start(load, request)
             case let .startCheck(load, check):
@@ -336,13 +341,14 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         let shape = LoadShape(newStates)
         let hasError = transition.lastError != nil
         let newState: StateCase = shape.isLoading ? .loading : hasError ? .failed : shape.append == .complete ? .exhausted : .idle
-        // The previous values, without the mirror state: no copy of it keeps the previous list alive
-        // during delivery.
+        // The previous values.
         let old = (shape: published.shape, state: published.state, hasError: published.hasError, gap: published.gap)
-        published.mirror.advance(
-            items: transition.items, loadStates: newStates, shapes: (old.shape, shape), gap: transition.gap,
-            refreshes: refreshesStarted
-        )
+        lock.locked {
+            mirrorValue.advance(
+                items: transition.items, loadStates: newStates, shapes: (old.shape, shape), gap: transition.gap,
+                refreshes: refreshesStarted
+            )
+        }
         published.shape = shape
         published.state = newState
         published.hasError = hasError
@@ -364,8 +370,6 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         }
         if old.gap != transition.gap { staged.append(gap.stage(transition.gap)) }
         for change in transition.changes { staged.append(changes.input.stage(.value(change))) }
-        let mirrorState = published.mirror
-        lock.locked { mirrorValue = mirrorState }
         staged.append(mirrorChanged.input.stage(.value(())))
         for delivery in staged { delivery?.deliver() }
     }

@@ -116,6 +116,17 @@ struct ItemStore<Item> {
     @inlinable
     mutating func insert(_ batch: [Item], at index: Int, asAppend: Bool) -> [ItemListChange] {
         guard !batch.isEmpty else { return [] }
+        guard identities.isIdentified else {
+            // Without identity every item is new and nothing is recorded: no batch to sort (an
+            // unspecialised `SortedBatch` behind the class, `Benchmarks itemlist`, Int items).
+            if index == items.count {
+                items.append(contentsOf: batch)
+            } else {
+                items.insert(contentsOf: batch, at: index)
+            }
+            let range = index ..< index + batch.count
+            return [asAppend ? .appended(range) : .inserted(range)]
+        }
         let sorted = identities.sort(batch, in: items)
         for (offset, item) in sorted.updated { items[offset] = item }
         var changes: [ItemListChange] = []

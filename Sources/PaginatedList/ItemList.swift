@@ -24,33 +24,39 @@
 /// print(Array(before), Array(list))   // [1, 2, 3] [2, 3, 4, 5]
 /// ```
 public struct ItemList<Item> {
+    // Its edits and paths are inlinable: a client's appends and edits specialise for its `Item` (`Benchmarks
+    // itemlist`, append, view model and edit rows).
     /// The root of the tree (a leaf when `height` is 0); `nil` when the list is empty.
     @usableFromInline var root: ItemListNode?
     /// The height of the root: 0 for a leaf.
     @usableFromInline var height: Int
-    /// The number of items. O(1).
-    public private(set) var count: Int
+    /// The number of items (`count`), stored here so that the inlinable edits can set it.
+    @usableFromInline var itemCount: Int
 
     /// An empty list.
+    @inlinable
     public init() {
         root = nil
         height = 0
-        count = 0
+        itemCount = 0
     }
 
     /// A list of `items`, in order. O(number of items).
+    @inlinable
     public init<S: Sequence>(_ items: S) where S.Element == Item {
         self.init()
         append(contentsOf: items)
     }
 
+    @inlinable
     init(tree: ItemListTree<Item>?) {
         root = tree?.node
         height = tree?.height ?? 0
-        count = tree?.count ?? 0
+        itemCount = tree?.count ?? 0
     }
 
     /// The tree, for the algorithms; `nil` when the list is empty.
+    @inlinable
     var tree: ItemListTree<Item>? {
         get { root.map { ItemListTree(node: $0, height: height, count: count) } }
         set { self = ItemList(tree: newValue) }
@@ -60,6 +66,10 @@ public struct ItemList<Item> {
 // MARK: - Reading
 
 extension ItemList: RandomAccessCollection {
+    /// The number of items. O(1).
+    @inlinable
+    public var count: Int { itemCount }
+
     /// The position of the first item: always 0.
     @inlinable
     public var startIndex: Int { 0 }
@@ -143,6 +153,7 @@ extension ItemList: RandomAccessCollection {
 
 extension ItemList: ExpressibleByArrayLiteral {
     /// A list of the literal's elements.
+    @inlinable
     public init(arrayLiteral elements: Item...) {
         self.init(elements)
     }
@@ -156,6 +167,7 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
     /// Small edits inside one leaf write that leaf (copied first if shared) and the counts on its path;
     /// other edits split the tree at the range's ends and join the pieces around a tree built from
     /// `newElements`, making O(log n) new nodes and sharing all the others.
+    @inlinable
     public mutating func replaceSubrange<C: Collection>(_ range: Range<Int>, with newElements: C) where C.Element == Item {
         precondition(range.lowerBound >= 0 && range.upperBound <= count,
                      "ItemList range \(range) out of bounds 0..<\(count)")
@@ -171,6 +183,7 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
     ///
     /// Setting it replaces those items by the slice's, which may be fewer or more (as with `Array`):
     /// O(log n + k), like `replaceSubrange(_:with:)`.
+    @inlinable
     public subscript(bounds: Range<Int>) -> Slice<ItemList> {
         get {
             precondition(bounds.lowerBound >= 0 && bounds.upperBound <= count,
@@ -183,13 +196,14 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
     }
 
     /// The subscript's setter.
-    @usableFromInline
+    @inlinable
     mutating func replaceItem(at position: Int, with item: Item) {
         precondition(position >= 0 && position < count, "ItemList index \(position) out of range 0..<\(count)")
         modifyLeaf(at: position, delta: 0) { leaf, offset in leaf.items[offset] = item }
     }
 
     /// Appends `items` at the end. O(k + log n) for k items; O(k) amortised when the list is not shared.
+    @inlinable
     public mutating func append<S: Sequence>(contentsOf items: S) where S.Element == Item {
         if let done = items.withContiguousStorageIfAvailable({ replace(count ..< count, with: $0) }) {
             _ = done
@@ -200,11 +214,13 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
     }
 
     /// Appends one item. O(log n); O(1) amortised for the leaf's part when the list is not shared.
+    @inlinable
     public mutating func append(_ item: Item) {
         withUnsafePointer(to: item) { replace(count ..< count, with: UnsafeBufferPointer(start: $0, count: 1)) }
     }
 
     /// Inserts one item at `index` (in `0 ... count`). O(log n).
+    @inlinable
     public mutating func insert(_ item: Item, at index: Int) {
         precondition(index >= 0 && index <= count, "ItemList index \(index) out of bounds 0...\(count)")
         withUnsafePointer(to: item) { replace(index ..< index, with: UnsafeBufferPointer(start: $0, count: 1)) }
@@ -212,6 +228,7 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
 
     /// Removes and returns the item at `index` (in `0 ..< count`). O(log n).
     @discardableResult
+    @inlinable
     public mutating func remove(at index: Int) -> Item {
         let item = self[index]
         replace(index ..< index + 1, with: UnsafeBufferPointer(start: nil, count: 0))
@@ -221,14 +238,17 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
     /// Removes every item. O(1) (the nodes are freed when no snapshot holds them any more).
     ///
     /// A list keeps no spare capacity, so `keepingCapacity` changes nothing.
+    @inlinable
     public mutating func removeAll(keepingCapacity: Bool = false) {
         self = ItemList()
     }
 
     /// Does nothing: the tree allocates a leaf at a time, so there is nothing to reserve.
+    @inlinable
     public mutating func reserveCapacity(_ n: Int) {}
 
     /// The edit behind every other: `range` replaced by copies of `items`.
+    @inlinable
     mutating func replace(_ range: Range<Int>, with items: UnsafeBufferPointer<Item>) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count,
                      "ItemList range \(range) out of bounds 0..<\(count)")
@@ -301,6 +321,7 @@ extension ItemList {
 
     /// The item count of that leaf, and the offset in it (a reference to the leaf would make it look
     /// shared to a mutation that follows).
+    @inlinable
     func leafCount(at position: Int, inserting: Bool = false) -> (count: Int, offset: Int) {
         let (node, offset) = unretainedLeaf(at: position, inserting: inserting)
         return (node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ItemListLeaf<Item>.self).count }, offset)
@@ -308,18 +329,21 @@ extension ItemList {
 
     /// Runs `body` on the leaf holding item `position`, made unique (every shared node on the path is
     /// copied), after adding `delta` to the counts on the path. The leaf has room for `delta` more items.
+    @inlinable
     mutating func modifyLeaf(at position: Int, delta: Int, _ body: (ItemListLeaf<Item>, Int) -> Void) {
-        count += delta
+        itemCount += delta
         Self.modify(&root!, height: height, position: position, inserting: false, delta: delta, body)
     }
 
     /// `modifyLeaf(at:delta:_:)` for an insertion at `position` (in `0 ... count`).
+    @inlinable
     mutating func modifyLeaf(insertingAt position: Int, delta: Int, _ body: (ItemListLeaf<Item>, Int) -> Void) {
-        count += delta
+        itemCount += delta
         Self.modify(&root!, height: height, position: position, inserting: true, delta: delta, body)
     }
 
-    private static func modify(
+    @inlinable
+    static func modify(
         _ node: inout ItemListNode, height: Int, position: Int, inserting: Bool, delta: Int,
         _ body: (ItemListLeaf<Item>, Int) -> Void
     ) {
@@ -351,8 +375,9 @@ extension ItemList {
     /// Inserts `items` (at most a leaf's worth) at `position`, where the leaf has no room for them,
     /// copying the shared nodes on the path: the leaf splits in two, and so on up while a parent overflows
     /// (a B-tree insertion).
+    @inlinable
     mutating func insertSplittingPath(_ items: UnsafeBufferPointer<Item>, at position: Int) {
-        count += items.count
+        itemCount += items.count
         guard let sibling = Self.insert(items, at: position, into: &root!, height: height) else { return }
         let old = root.unsafelyUnwrapped
         root = ItemListInner.make(height: height + 1, slots: [
@@ -363,7 +388,8 @@ extension ItemList {
 
     /// Inserts `items` at `position` in the subtree of `node` (made unique first); returns the node's new
     /// right sibling when it split.
-    private static func insert(
+    @inlinable
+    static func insert(
         _ items: UnsafeBufferPointer<Item>, at position: Int, into node: inout ItemListNode, height: Int
     ) -> ItemListNode? {
         typealias Leaf = ItemListLeaf<Item>
@@ -413,6 +439,7 @@ extension ItemList {
     }
 
     /// Calls `body` with each leaf's items, in order. O(n).
+    @inlinable
     func forEachLeaf(_ body: (UnsafeBufferPointer<Item>) -> Void) {
         guard let root else { return }
         func visit(_ node: ItemListNode, _ height: Int) {
@@ -430,6 +457,7 @@ extension ItemList {
 
 extension ItemList: Equatable where Item: Equatable {
     /// Whether both lists hold equal items in the same order. O(1) when both are the same snapshot, else O(n).
+    @inlinable
     public static func == (lhs: ItemList, rhs: ItemList) -> Bool {
         guard lhs.count == rhs.count else { return false }
         if lhs.root === rhs.root { return true }
@@ -439,6 +467,7 @@ extension ItemList: Equatable where Item: Equatable {
 
 extension ItemList: Hashable where Item: Hashable {
     /// Hashes the number of items and every item, in order (as `Array` does). O(n).
+    @inlinable
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for item in self { hasher.combine(item) }
@@ -452,5 +481,6 @@ extension ItemList: @unchecked Sendable where Item: Sendable {}
 
 extension ItemList: CustomStringConvertible {
     /// The items, like an array's description.
+    @inlinable
     public var description: String { Array(self).description }
 }

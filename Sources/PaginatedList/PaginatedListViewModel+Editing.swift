@@ -5,6 +5,7 @@ extension PaginatedListViewModel where Item: Identifiable {
     ///
     /// A command like the others: queued, run on the scheduler, one transition (`items` sends once,
     /// `changes` sends `.updated` with the item's offset). May be called from any thread.
+    @inlinable
     public func update(_ item: Item) {
         core.submit(.update(item))
     }
@@ -13,6 +14,7 @@ extension PaginatedListViewModel where Item: Identifiable {
     ///
     /// `change` runs on the view model's scheduler, once, with no lock held. It must not change the item's
     /// id: that is a precondition failure. One transition, as `update(_:)`.
+    @inlinable
     public func update(id: Item.ID, _ change: @escaping @Sendable (inout Item) -> Void) {
         core.submit(.modify(key: AnyHashable(id), change: change))
     }
@@ -21,6 +23,7 @@ extension PaginatedListViewModel where Item: Identifiable {
     ///
     /// One transition: `items` sends once, `changes` sends `.removed` with the item's offset (before the
     /// removal). May be called from any thread.
+    @inlinable
     public func remove(id: Item.ID) {
         core.submit(.remove(key: AnyHashable(id)))
     }
@@ -31,6 +34,7 @@ extension PaginatedListViewModel where Item: Identifiable {
     /// position) instead of being inserted, and an id repeated in `items` keeps one item, at its first
     /// position, with its last value. One transition: `items` sends once; `changes` sends `.updated` for
     /// the held items that came back, then `.inserted` for the new ones. May be called from any thread.
+    @inlinable
     public func insert(_ items: [Item], at index: Int) {
         core.submit(.insert(items, at: index))
     }

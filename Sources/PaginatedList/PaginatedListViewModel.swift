@@ -63,7 +63,9 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// What the view model noticed and handled: misbehaving producers, stale pages, source corrections.
     public let diagnostics: Signal<PaginatedListDiagnostic, Never>
 
-    let core: ViewModelStorage<Item, Failure>
+    // `@usableFromInline`, with the inlinable commands below: a client's call specialises the storage, the
+    // machine, the store and the list for its `Item` (`Benchmarks itemlist`, view model and edit rows).
+    @usableFromInline let core: ViewModelStorage<Item, Failure>
 
     /// A view model over `dependency`, delivering every property change on `scheduler`.
     ///
@@ -110,6 +112,7 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     ///
     /// Retries the failed page after a failure, at once, cancelling an automatic retry that is waiting.
     /// May be called from any thread; runs on the scheduler.
+    @inlinable
     public func loadNextPage() {
         core.submit(.loadNextPage)
     }
@@ -120,6 +123,7 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// Independent of `loadNextPage()`: both may load at once, and a failure in one leaves the other
     /// usable. Retries the failed previous page after a failure, cancelling a waiting automatic retry.
     /// Does nothing while a refresh loads. May be called from any thread; runs on the scheduler.
+    @inlinable
     public func loadPreviousPage() {
         core.submit(.loadPreviousPage)
     }
@@ -131,6 +135,7 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// meanwhile, and `loadNextPage()` / `loadPreviousPage()` do nothing. A failed refresh keeps the list
     /// and reports on `loadStates.refresh` and `lastError`; refreshing again retries it, and so does an
     /// `AutomaticRetry`. May be called from any thread; runs on the scheduler.
+    @inlinable
     public func refresh() {
         core.submit(.refresh(.replace, check: nil))
     }
@@ -138,6 +143,7 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// `refresh()`, asking `changed` first whether the feed changed since the list loaded (an HTTP
     /// `If-None-Match` request that may answer 304, a version number): `false` ends the refresh with no
     /// page request and no change to the list.
+    @inlinable
     public func refresh(ifChanged changed: Producer<Bool, Failure>) {
         core.submit(.refresh(.replace, check: changed))
     }
@@ -146,17 +152,20 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// until one overlaps the held items below (the gap closes) or the refresh's page budget is spent (the
     /// gap stays open, lower down). Reported on `loadStates.refresh`. Does nothing without a gap or while a
     /// refresh loads. May be called from any thread; runs on the scheduler.
+    @inlinable
     public func fillGap() {
         core.submit(.fillGap)
     }
 
     /// Starts over: interrupts the load in flight, cancels a waiting automatic retry, empties the list and
     /// clears every state; the next `loadNextPage()` loads a fresh first page. May be called from any thread; runs on the scheduler.
+    @inlinable
     public func reset() {
         core.submit(.reset)
     }
 
     /// `reset()`, then `loadNextPage()`, as one command.
+    @inlinable
     public func reload() {
         core.submit(.reload)
     }
@@ -179,6 +188,7 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     ///   - visibleIndex: the row the user is looking at, an index into `items`.
     ///   - prefetchDistance: how many loaded rows below `visibleIndex` still count as "near the end"
     ///     (negative values count as 0).
+    @inlinable
     public func loadNextPageIfNeeded(visibleIndex: Int, prefetchDistance: Int = 5) {
         core.submit(.loadIfNeeded(PrefetchRequest(visibleIndex: visibleIndex, prefetchDistance: prefetchDistance)))
     }
@@ -189,6 +199,7 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// `loadNextPageIfNeeded(visibleIndex:prefetchDistance:)`, at both ends: a request made while an end's
     /// page loads is re-checked when it lands (shifted by the rows that landed above). May be called from
     /// any thread; runs on the scheduler.
+    @inlinable
     public func loadPagesIfNeeded(visibleRows: ClosedRange<Int>, prefetchDistance: Int = 5) {
         core.submit(.loadIfNeeded(PrefetchRequest(visibleRows: visibleRows, prefetchDistance: prefetchDistance)))
     }

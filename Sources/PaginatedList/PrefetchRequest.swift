@@ -1,19 +1,23 @@
 /// "The user is looking at rows `first...last`; load more when at most `prefetchDistance` rows lie beyond
 /// them": what `loadNextPageIfNeeded(visibleIndex:prefetchDistance:)` and
 /// `loadPagesIfNeeded(visibleRows:prefetchDistance:)` ask, at both ends of the list.
+// `@usableFromInline`: the view model's inlinable commands and machine make one (`Benchmarks itemlist`).
+@usableFromInline
 struct PrefetchRequest: Equatable, Sendable {
     /// The first row the user sees.
-    private(set) var first: Int
+    @usableFromInline private(set) var first: Int
     /// The last row index of the list at which the request still wants the next page:
     /// `last + prefetchDistance`, saturating.
-    private(set) var reach: Int
+    @usableFromInline private(set) var reach: Int
     /// How many rows above `first` still count as "near the top".
-    let distance: Int
+    @usableFromInline let distance: Int
 
+    @usableFromInline
     init(visibleIndex: Int, prefetchDistance: Int) {
         self.init(visibleRows: visibleIndex ... visibleIndex, prefetchDistance: prefetchDistance)
     }
 
+    @usableFromInline
     init(visibleRows: ClosedRange<Int>, prefetchDistance: Int) {
         distance = max(prefetchDistance, 0)
         first = visibleRows.lowerBound
@@ -22,16 +26,19 @@ struct PrefetchRequest: Equatable, Sendable {
     }
 
     /// Whether a list of `count` items ends within the prefetch distance of the rows.
+    @inlinable
     func wantsMore(count: Int) -> Bool {
         count - 1 <= reach
     }
 
     /// Whether the rows are within the prefetch distance of the top of the list.
+    @inlinable
     var wantsPrevious: Bool {
         first <= distance
     }
 
     /// The same rows after `delta` items were inserted (positive) or removed (negative) above them.
+    @usableFromInline
     func shifted(by delta: Int) -> PrefetchRequest {
         var shifted = self
         let (moved, overflow) = first.addingReportingOverflow(delta)

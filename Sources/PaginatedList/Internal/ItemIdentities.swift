@@ -1,8 +1,11 @@
 /// The identities of an item store's items. This base class is for items that are not `Identifiable`:
 /// no item is found by id and nothing is de-duplicated, so it holds nothing (copies of a store share it).
 /// `IdentifiedItems` is the subclass for `Identifiable` items.
+// `@usableFromInline` (not inlinable: called through the class): the inlinable `ItemStore` calls it.
+@usableFromInline
 class ItemIdentities<Item> {
     /// The identities for `Item`: `IdentifiedItems` if `Item` is `Identifiable`, else this base class.
+    @usableFromInline
     static func make() -> ItemIdentities<Item> {
         guard let type = Item.self as? any Identifiable.Type else { return ItemIdentities() }
         return identified(type)
@@ -13,47 +16,59 @@ class ItemIdentities<Item> {
     }
 
     /// Whether items are found by identity.
+    @usableFromInline
     var isIdentified: Bool { false }
 
     /// A copy to write to, sharing nothing with this one; this class holds nothing, so itself.
+    @usableFromInline
     func copy() -> ItemIdentities<Item> { self }
 
     /// Identities for an empty list; this class holds nothing, so itself.
+    @usableFromInline
     func emptied() -> ItemIdentities<Item> { self }
 
     /// The position in `items` (the list these identities describe) of the item with `item`'s id, if held.
+    @usableFromInline
     func position(ofIDOf item: Item, in items: ItemList<Item>) -> Int? { nil }
 
     /// The position in `items` of the item whose id is `key`, if held.
+    @usableFromInline
     func position(ofKey key: AnyHashable, in items: ItemList<Item>) -> Int? { nil }
 
     /// `item`'s id as a key, when items are found by identity.
+    @usableFromInline
     func key(of item: Item) -> AnyHashable? { nil }
 
     /// A batch sorted by the rules of identity.
+    @usableFromInline
     struct SortedBatch {
         /// The held items the batch updates: by position, the last value for each.
-        var updated: [Int: Item] = [:]
+        @usableFromInline var updated: [Int: Item] = [:]
         /// The items to add, in batch order (a repeated id keeps its first position and its last value).
-        var fresh: [Item] = []
+        @usableFromInline var fresh: [Item] = []
         /// The hash values of the fresh items' ids (empty without identity), so that `inserted` need not
         /// hash them again.
-        var freshHashes: [Int] = []
+        @usableFromInline var freshHashes: [Int] = []
     }
 
     /// `batch` sorted by the rules of identity against `items`. Without identity, every item is fresh.
+    @usableFromInline
     func sort(_ batch: [Item], in items: ItemList<Item>) -> SortedBatch { SortedBatch(fresh: batch) }
 
     /// Records that `sorted.fresh` was inserted at `position`.
+    @usableFromInline
     func inserted(_ sorted: SortedBatch, at position: Int) {}
 
     /// Records that `fresh` (items not held, ids distinct) were inserted at `position`.
+    @usableFromInline
     func inserted(_ fresh: [Item], at position: Int) {}
 
     /// Records that the items at `range` were removed.
+    @usableFromInline
     func removed(_ range: Range<Int>) {}
 
     /// What is wrong with the identities against `items`, if anything; for tests.
+    @usableFromInline
     func invariantViolations(against items: ItemList<Item>) -> [String] { [] }
 }
 

@@ -2,6 +2,7 @@
 // Every leaf is at the same depth. A node is written only while it is uniquely referenced (checked with
 // `isKnownUniquelyReferenced` on the reference that leads to it); a shared node is copied first, so a node
 // that a snapshot can reach never changes.
+// Inlinable throughout: a client's appends and edits specialise for its `Item` (`Benchmarks itemlist`).
 
 /// The header of a leaf: how many items it holds, and how many it has room for.
 @usableFromInline
@@ -46,6 +47,7 @@ extension ItemListLeaf {
     static var minCount: Int { maxCount / 2 }
 
     /// An empty leaf with room for `capacity` items.
+    @inlinable
     static func make(capacity: Int) -> ItemListLeaf {
         let storage = Storage(bufferClass: ItemListLeaf.self, minimumCapacity: capacity) { _, _ in
             ItemListLeafHeader(count: 0, capacity: capacity)
@@ -60,6 +62,7 @@ extension ItemListLeaf {
     }
 
     /// A leaf holding copies of `items`, with room for `capacity` (at least `items.count`).
+    @inlinable
     static func make(copying items: UnsafeBufferPointer<Item>, capacity: Int? = nil) -> ItemListLeaf {
         let leaf = make(capacity: capacity ?? items.count)
         leaf.append(copying: items)
@@ -70,6 +73,7 @@ extension ItemListLeaf {
     var count: Int { header.pointee.count }
 
     /// How many items the leaf has room for.
+    @inlinable
     var room: Int { header.pointee.capacity }
 
     /// The address of the first item; valid while the leaf is alive and not written.
@@ -79,16 +83,19 @@ extension ItemListLeaf {
     }
 
     /// The items, as a buffer (read only).
+    @inlinable
     var buffer: UnsafeBufferPointer<Item> {
         UnsafeBufferPointer(start: items, count: count)
     }
 
     /// A copy of this leaf with room for `capacity` items (at least `count`).
+    @inlinable
     func copy(capacity: Int) -> ItemListLeaf {
         ItemListLeaf.make(copying: buffer, capacity: Swift.max(capacity, count))
     }
 
     /// Appends copies of `source` (there must be room).
+    @inlinable
     func append(copying source: UnsafeBufferPointer<Item>) {
         guard let base = source.baseAddress, !source.isEmpty else { return }
         precondition(count + source.count <= room)
@@ -97,6 +104,7 @@ extension ItemListLeaf {
     }
 
     /// Inserts copies of `source` at `offset` (there must be room).
+    @inlinable
     func insert(copying source: UnsafeBufferPointer<Item>, at offset: Int) {
         guard let base = source.baseAddress, !source.isEmpty else { return }
         precondition(count + source.count <= room && offset >= 0 && offset <= count)
@@ -107,6 +115,7 @@ extension ItemListLeaf {
     }
 
     /// Removes the items in `range`.
+    @inlinable
     func remove(_ range: Range<Int>) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count)
         guard !range.isEmpty else { return }
@@ -176,6 +185,7 @@ extension ItemListInner {
     static var minCount: Int { maxCount / 2 }
 
     /// An inner node of `height` holding `slots`.
+    @inlinable
     static func make(height: Int, slots: UnsafeBufferPointer<ItemListSlot>) -> ItemListInner {
         precondition(height > 0 && slots.count <= maxCount)
         let storage = Storage(bufferClass: ItemListInner.self, minimumCapacity: maxCount) { _, _ in
@@ -187,6 +197,7 @@ extension ItemListInner {
     }
 
     /// An inner node of `height` holding `slots`.
+    @inlinable
     static func make(height: Int, slots: [ItemListSlot]) -> ItemListInner {
         slots.withUnsafeBufferPointer { make(height: height, slots: $0) }
     }
@@ -213,6 +224,7 @@ extension ItemListInner {
     }
 
     /// The slots, as a buffer (read only).
+    @inlinable
     var buffer: UnsafeBufferPointer<ItemListSlot> {
         UnsafeBufferPointer(start: slots, count: count)
     }
@@ -244,6 +256,7 @@ extension ItemListInner {
     }
 
     /// Recomputes `ends` from the slots' counts: after any change to the slots. O(children).
+    @inlinable
     func refreshEnds() {
         let slots = self.slots, ends = self.ends
         var end = 0
@@ -266,11 +279,23 @@ extension ItemListInner {
     }
 
     /// A copy of this node.
+    @inlinable
     func copy() -> ItemListInner {
         ItemListInner.make(height: height, slots: buffer)
     }
 
+    /// Appends `slot` (there must be room).
+    @inlinable
+    func append(_ slot: ItemListSlot) {
+        precondition(count < ItemListInner.maxCount)
+        (slots + count).initialize(to: slot)
+        header.pointee.count += 1
+        header.pointee.total += slot.count
+        ends[count] = total
+    }
+
     /// Appends copies of `source` (there must be room).
+    @inlinable
     func append(copying source: UnsafeBufferPointer<ItemListSlot>) {
         guard let base = source.baseAddress, !source.isEmpty else { return }
         precondition(count + source.count <= ItemListInner.maxCount)

@@ -9,45 +9,58 @@
 // - each slot's count is the number of items under its child; an inner node's total is their sum.
 
 /// A non-empty tree, or subtree: its top node, the node's height, and the items under it.
+// Inlinable: appends and edits specialise for the client's `Item` (`Benchmarks itemlist`, append and edit rows).
+@usableFromInline
 struct ItemListTree<Item> {
+    @usableFromInline
     typealias Leaf = ItemListLeaf<Item>
+    @usableFromInline
     typealias Inner = ItemListInner
+    @usableFromInline
     typealias Slot = ItemListSlot
 
-    var node: ItemListNode
-    var height: Int
-    var count: Int
+    @usableFromInline var node: ItemListNode
+    @usableFromInline var height: Int
+    @usableFromInline var count: Int
 
+    @inlinable
     init(node: ItemListNode, height: Int, count: Int) {
         self.node = node
         self.height = height
         self.count = count
     }
 
+    @inlinable
     init(leaf: Leaf) {
         self.init(node: leaf, height: 0, count: leaf.count)
     }
 
     // MARK: - Nodes
 
+    @inlinable
     static func leaf(_ node: ItemListNode) -> Leaf { unsafeDowncast(node, to: Leaf.self) }
+    @inlinable
     static func inner(_ node: ItemListNode) -> Inner { unsafeDowncast(node, to: Inner.self) }
 
     /// The items under `node`.
+    @inlinable
     static func total(_ node: ItemListNode, height: Int) -> Int {
         height == 0 ? leaf(node).count : inner(node).total
     }
 
     /// The entries of `node`: items of a leaf, children of an inner node.
+    @inlinable
     static func entries(_ node: ItemListNode, height: Int) -> Int {
         height == 0 ? leaf(node).count : inner(node).count
     }
 
+    @inlinable
     static func slot(_ node: ItemListNode, height: Int) -> Slot {
         Slot(node: node, count: total(node, height: height))
     }
 
     /// The tree made of `slots` (children at `height - 1`): none, the only child, or a new node.
+    @inlinable
     static func tree(of slots: ArraySlice<Slot>, height: Int) -> ItemListTree? {
         switch slots.count {
         case 0: return nil
@@ -62,8 +75,11 @@ struct ItemListTree<Item> {
 
     /// A tree holding copies of `items`, in order, in O(`items.count`); `nil` when `items` is empty.
     /// Leaves are filled evenly, so every one but a lone root holds at least `Leaf.minCount` items.
+    @inlinable
     static func build(_ items: UnsafeBufferPointer<Item>) -> ItemListTree? {
         guard !items.isEmpty else { return nil }
+        // One leaf (a page, most edits): no arrays of ranges and slots.
+        if items.count <= Leaf.maxCount { return ItemListTree(leaf: Leaf.make(copying: items)) }
         var level: [Slot] = []
         level.reserveCapacity(chunks(items.count, max: Leaf.maxCount))
         for range in evenRanges(items.count, max: Leaf.maxCount) {
@@ -84,10 +100,12 @@ struct ItemListTree<Item> {
         return ItemListTree(node: level[0].node, height: height, count: items.count)
     }
 
+    @inlinable
     static func chunks(_ count: Int, max: Int) -> Int { (count + max - 1) / max }
 
     /// `count` entries cut into the fewest ranges of at most `max`, their sizes differing by at most one
     /// (so each holds at least `max / 2` when there are two or more).
+    @inlinable
     static func evenRanges(_ count: Int, max: Int) -> [Range<Int>] {
         let pieces = chunks(count, max: max)
         guard pieces > 0 else { return [] }
@@ -106,6 +124,7 @@ struct ItemListTree<Item> {
     // MARK: - Joining
 
     /// The tree holding `a`'s items then `b`'s. O(|height difference| + 1) new nodes on the seam.
+    @inlinable
     static func join(_ a: ItemListTree?, _ b: ItemListTree?) -> ItemListTree? {
         guard let a else { return b }
         guard let b else { return a }
@@ -125,33 +144,54 @@ struct ItemListTree<Item> {
     }
 
     /// `b` (shorter) joined after the last child of `node` (at `height`): one or two nodes at `height`.
-    private static func joinRight(_ node: ItemListNode, height: Int, _ b: ItemListTree) -> (ItemListNode, ItemListNode?) {
+    @inlinable
+    static func joinRight(_ node: ItemListNode, height: Int, _ b: ItemListTree) -> (ItemListNode, ItemListNode?) {
         let parent = inner(node)
         let last = parent.slots[parent.count - 1]
         let (x, y) = height - 1 == b.height
             ? mergeOrBalance(last.node, b.node, height: b.height)
             : joinRight(last.node, height: height - 1, b)
-        var slots = Array(parent.buffer.dropLast())
-        slots.append(slot(x, height: height - 1))
-        if let y { slots.append(slot(y, height: height - 1)) }
-        return pack(slots, height: height)
+        let kept = UnsafeBufferPointer(rebasing: parent.buffer.dropLast())
+        guard kept.count + (y == nil ? 1 : 2) <= Inner.maxCount else {
+            var slots = Array(kept)
+            slots.append(slot(x, height: height - 1))
+            if let y { slots.append(slot(y, height: height - 1)) }
+            return pack(slots, height: height)
+        }
+        // Built in place when it fits (most appends): an array of the slots first cost a retain and a
+        // release per child on every level (`Benchmarks itemlist`, append and view model rows).
+        let joined = Inner.make(height: height, slots: kept)
+        joined.append(slot(x, height: height - 1))
+        if let y { joined.append(slot(y, height: height - 1)) }
+        return (joined, nil)
     }
 
     /// `a` (shorter) joined before the first child of `node` (at `height`): one or two nodes at `height`.
-    private static func joinLeft(_ a: ItemListTree, _ node: ItemListNode, height: Int) -> (ItemListNode, ItemListNode?) {
+    @inlinable
+    static func joinLeft(_ a: ItemListTree, _ node: ItemListNode, height: Int) -> (ItemListNode, ItemListNode?) {
         let parent = inner(node)
         let first = parent.slots[0]
         let (x, y) = height - 1 == a.height
             ? mergeOrBalance(a.node, first.node, height: a.height)
             : joinLeft(a, first.node, height: height - 1)
-        var slots = [slot(x, height: height - 1)]
-        if let y { slots.append(slot(y, height: height - 1)) }
-        slots.append(contentsOf: parent.buffer.dropFirst())
-        return pack(slots, height: height)
+        let kept = UnsafeBufferPointer(rebasing: parent.buffer.dropFirst())
+        guard kept.count + (y == nil ? 1 : 2) <= Inner.maxCount else {
+            var slots = [slot(x, height: height - 1)]
+            if let y { slots.append(slot(y, height: height - 1)) }
+            slots.append(contentsOf: kept)
+            return pack(slots, height: height)
+        }
+        // Built in place when it fits, as in `joinRight`.
+        let joined = Inner.make(height: height, slots: UnsafeBufferPointer(start: nil, count: 0))
+        joined.append(slot(x, height: height - 1))
+        if let y { joined.append(slot(y, height: height - 1)) }
+        joined.append(copying: kept)
+        return (joined, nil)
     }
 
     /// `slots` (at most twice the maximum) as one inner node at `height`, or two balanced ones.
-    private static func pack(_ slots: [Slot], height: Int) -> (ItemListNode, ItemListNode?) {
+    @inlinable
+    static func pack(_ slots: [Slot], height: Int) -> (ItemListNode, ItemListNode?) {
         guard slots.count > Inner.maxCount else { return (Inner.make(height: height, slots: slots), nil) }
         let half = slots.count / 2
         return (Inner.make(height: height, slots: Array(slots[..<half])),
@@ -160,7 +200,8 @@ struct ItemListTree<Item> {
 
     /// Two adjacent nodes at `height` whose children (if any) are valid: left as they are when both are full
     /// enough, else merged into one node or rebalanced into two that both are.
-    private static func mergeOrBalance(_ a: ItemListNode, _ b: ItemListNode, height: Int) -> (ItemListNode, ItemListNode?) {
+    @inlinable
+    static func mergeOrBalance(_ a: ItemListNode, _ b: ItemListNode, height: Int) -> (ItemListNode, ItemListNode?) {
         if height > 0 {
             let x = inner(a), y = inner(b)
             if x.count >= Inner.minCount && y.count >= Inner.minCount { return (a, b) }
@@ -180,7 +221,8 @@ struct ItemListTree<Item> {
     }
 
     /// A new leaf holding the items `range` of `x`'s items followed by `y`'s.
-    private static func concatenation(_ x: Leaf, _ y: Leaf, _ range: Range<Int>) -> Leaf {
+    @inlinable
+    static func concatenation(_ x: Leaf, _ y: Leaf, _ range: Range<Int>) -> Leaf {
         let leaf = Leaf.make(capacity: range.count)
         let inX = range.clamped(to: 0 ..< x.count)
         if !inX.isEmpty { leaf.append(copying: UnsafeBufferPointer(rebasing: x.buffer[inX])) }
@@ -194,6 +236,7 @@ struct ItemListTree<Item> {
     // MARK: - Splitting
 
     /// The items before `offset` and the items from `offset` on, as two trees. O(log n) new nodes.
+    @inlinable
     static func split(_ tree: ItemListTree, at offset: Int) -> (ItemListTree?, ItemListTree?) {
         precondition(offset >= 0 && offset <= tree.count)
         if offset == 0 { return (nil, tree) }
@@ -202,7 +245,8 @@ struct ItemListTree<Item> {
     }
 
     /// `node` split at `offset` (strictly inside it).
-    private static func split(_ node: ItemListNode, height: Int, at offset: Int) -> (ItemListTree?, ItemListTree?) {
+    @inlinable
+    static func split(_ node: ItemListNode, height: Int, at offset: Int) -> (ItemListTree?, ItemListTree?) {
         if height == 0 {
             let items = leaf(node).buffer
             let left = Leaf.make(copying: UnsafeBufferPointer(rebasing: items[..<offset]))

@@ -3,6 +3,7 @@
 extension ItemStore {
     /// Removes the items at `offsets` (ascending): one `.removed` change. Each contiguous run goes in one
     /// `removeSubrange`, last run first: O(k + r log n) for k items in r runs.
+    @inlinable
     mutating func remove(offsets: [Int]) -> [ItemListChange] {
         guard !offsets.isEmpty else { return [] }
         var end = offsets.count
@@ -16,16 +17,19 @@ extension ItemStore {
     }
 
     /// Removes the first `count` items.
+    @inlinable
     mutating func removeFirst(_ count: Int) -> [ItemListChange] {
         removeSubrange(0 ..< Swift.min(count, self.count))
     }
 
     /// Removes the last `count` items.
+    @inlinable
     mutating func removeLast(_ count: Int) -> [ItemListChange] {
         removeSubrange(Swift.max(self.count - count, 0) ..< self.count)
     }
 
     /// Moves the item at `from` so that it sits at `to` afterwards.
+    @inlinable
     mutating func move(from: Int, to: Int) -> [ItemListChange] {
         guard from != to else { return [] }
         let item = items[from]
@@ -35,6 +39,7 @@ extension ItemStore {
     }
 
     /// `items` with repeated ids removed: each id once, at its first position, with its last value.
+    @inlinable
     func deduplicated(_ batch: [Item]) -> [Item] {
         guard isIdentified else { return batch }
         var slot: [AnyHashable: Int] = [:]

@@ -12,33 +12,42 @@
 /// only its path), and their ids are in `IdentifiedItems`, which finds any id's position in O(log n). So finding an
 /// item by id, replacing or removing it is O(log n); inserting or appending a batch of k items is
 /// O(k + log n) (plus O(log n) for each held id the batch updates); removing k items is O(k + log n).
+// Inlinable: a page or an edit specialises for the client's `Item` (`Benchmarks itemlist`, view model and edit rows).
+@usableFromInline
 struct ItemStore<Item> {
-    private(set) var items = ItemList<Item>()
+    @usableFromInline var items = ItemList<Item>()
     /// The ids of `items` and their positions (nothing when `Item` is not `Identifiable`). Written only
     /// while this store holds it alone (`uniqueIdentities()`), so a copied store keeps its own.
-    private var identities: ItemIdentities<Item>
+    @usableFromInline var identities: ItemIdentities<Item>
 
+    @inlinable
     init() {
         identities = ItemIdentities.make()
     }
 
+    @inlinable
     var count: Int { items.count }
+    @inlinable
     var isEmpty: Bool { items.isEmpty }
 
     /// Whether items are found by identity.
+    @inlinable
     var isIdentified: Bool { identities.isIdentified }
 
     /// The position of the item with `item`'s id, if held. O(log n).
+    @inlinable
     func position(ofIDOf item: Item) -> Int? {
         identities.position(ofIDOf: item, in: items)
     }
 
     /// The id of `item` as a key, when `Item` is `Identifiable`.
+    @inlinable
     func key(of item: Item) -> AnyHashable? {
         identities.key(of: item)
     }
 
     /// The position of the item whose id is `key`, if held. O(log n).
+    @inlinable
     func position(ofKey key: AnyHashable) -> Int? {
         identities.position(ofKey: key, in: items)
     }
@@ -46,27 +55,32 @@ struct ItemStore<Item> {
     // MARK: - Edits
 
     /// Adds `batch` after the last item.
+    @inlinable
     mutating func append(_ batch: [Item]) -> [ItemListChange] {
         insert(batch, at: items.count, asAppend: true)
     }
 
     /// Adds `batch` before the first item.
+    @inlinable
     mutating func prepend(_ batch: [Item]) -> [ItemListChange] {
         insert(batch, at: 0, asAppend: false)
     }
 
     /// Inserts `batch` at `index` (clamped to `0...count`).
+    @inlinable
     mutating func insert(_ batch: [Item], at index: Int) -> [ItemListChange] {
         insert(batch, at: min(max(index, 0), items.count), asAppend: false)
     }
 
     /// Replaces the item at `index` (which keeps its id). O(log n).
+    @inlinable
     mutating func replace(at index: Int, with item: Item) -> [ItemListChange] {
         items[index] = item
         return [.updated([index])]
     }
 
     /// Removes the item at `index`. O(log n).
+    @inlinable
     mutating func remove(at index: Int) -> [ItemListChange] {
         items.remove(at: index)
         uniqueIdentities().removed(index ..< index + 1)
@@ -74,6 +88,7 @@ struct ItemStore<Item> {
     }
 
     /// Removes the items at `range` (in `0...count`). O(k + log n) for k items.
+    @inlinable
     mutating func removeSubrange(_ range: Range<Int>) -> [ItemListChange] {
         guard !range.isEmpty else { return [] }
         items.removeSubrange(range)
@@ -82,6 +97,7 @@ struct ItemStore<Item> {
     }
 
     /// Empties the list.
+    @inlinable
     mutating func removeAll() -> [ItemListChange] {
         guard !items.isEmpty else { return [] }
         items = ItemList()
@@ -97,7 +113,8 @@ struct ItemStore<Item> {
 
     // MARK: - Helpers
 
-    private mutating func insert(_ batch: [Item], at index: Int, asAppend: Bool) -> [ItemListChange] {
+    @inlinable
+    mutating func insert(_ batch: [Item], at index: Int, asAppend: Bool) -> [ItemListChange] {
         guard !batch.isEmpty else { return [] }
         let sorted = identities.sort(batch, in: items)
         for (offset, item) in sorted.updated { items[offset] = item }
@@ -119,7 +136,8 @@ struct ItemStore<Item> {
     }
 
     /// The identities, copied first if another store shares them.
-    private mutating func uniqueIdentities() -> ItemIdentities<Item> {
+    @inlinable
+    mutating func uniqueIdentities() -> ItemIdentities<Item> {
         if !isKnownUniquelyReferenced(&identities) { identities = identities.copy() }
         return identities
     }

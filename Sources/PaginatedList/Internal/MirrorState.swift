@@ -4,49 +4,54 @@
 ///
 /// Neither `ItemList` nor the errors need be `Equatable`; the counters say what changed instead: a mirror
 /// compares them with the ones it last showed.
+// Inlinable: every transition makes one, specialised for the client's types (`Benchmarks itemlist`, all rows).
+@usableFromInline
 struct MirrorState<Item, Failure: Error> {
     /// The number of transitions published so far.
-    var sequence: UInt64 = 0
-    var items = ItemList<Item>()
+    @usableFromInline var sequence: UInt64 = 0
+    @usableFromInline var items = ItemList<Item>()
     /// Incremented by every transition that changes `items`.
-    var itemsVersion: UInt64 = 0
-    var loadStates = LoadStates<Failure>.idle
+    @usableFromInline var itemsVersion: UInt64 = 0
+    @usableFromInline var loadStates = LoadStates<Failure>.idle
     /// How many times each kind of load has entered `.failed`: a new error is a new count, even when the
     /// mirror did not see the `.loading` in between.
-    var failures = LoadFailures()
-    var gap: Int?
+    @usableFromInline var failures = LoadFailures()
+    @usableFromInline var gap: Int?
     /// How many refresh commands the view model had run by this transition (see `MirrorMark`).
-    var refreshes: UInt64 = 0
+    @usableFromInline var refreshes: UInt64 = 0
 
-    /// The state after a transition that publishes `items` (if the list changed), `loadStates` (whose
-    /// cases, and those of the load states before, are `shapes`) and `gap`, made by the view model after
-    /// `refreshes` refresh commands.
-    func next(
+    /// Moves to the state after a transition that publishes `items` (if the list changed), `loadStates`
+    /// (whose cases, and those of the load states before, are `shapes`) and `gap`, made by the view model
+    /// after `refreshes` refresh commands. In place: a copy of the whole state per transition showed in the
+    /// profile (`Benchmarks itemlist`, view model rows).
+    @inlinable
+    mutating func advance(
         items newItems: ItemList<Item>?, loadStates newStates: LoadStates<Failure>, shapes: (old: LoadShape, new: LoadShape),
         gap: Int?, refreshes: UInt64
-    ) -> MirrorState {
-        var next = self
-        next.sequence += 1
+    ) {
+        sequence += 1
         if let newItems {
-            next.items = newItems
-            next.itemsVersion += 1
+            items = newItems
+            itemsVersion += 1
         }
-        next.failures.count(from: shapes.old, to: shapes.new)
-        next.loadStates = newStates
-        next.gap = gap
-        next.refreshes = refreshes
-        return next
+        failures.count(from: shapes.old, to: shapes.new)
+        loadStates = newStates
+        self.gap = gap
+        self.refreshes = refreshes
     }
 }
 
 /// Per kind of load, how many times it has entered `.failed`.
+// Inlinable: counted in every transition (see `MirrorState`).
+@usableFromInline
 struct LoadFailures: Equatable, Sendable {
-    var refresh: UInt64 = 0
-    var prepend: UInt64 = 0
-    var append: UInt64 = 0
+    @usableFromInline var refresh: UInt64 = 0
+    @usableFromInline var prepend: UInt64 = 0
+    @usableFromInline var append: UInt64 = 0
 
     /// Counts the kinds that fail in the transition from `old` to `new`. Every failure follows a published
     /// `.loading` of its kind, so a kind that is `.failed` in both did not fail again.
+    @inlinable
     mutating func count(from old: LoadShape, to new: LoadShape) {
         if new.refresh == .failed, old.refresh != .failed { refresh += 1 }
         if new.prepend == .failed, old.prepend != .failed { prepend += 1 }
@@ -57,11 +62,15 @@ struct LoadFailures: Equatable, Sendable {
 /// The cases of `LoadStates`, without their errors: what the view model compares to publish only what
 /// changed. Not generic, so comparing costs no generic metadata lookups in the view model's unspecialised
 /// code (`Benchmarks itemlist`, view model rows).
+// Inlinable: compared in every transition (see `MirrorState`).
+@usableFromInline
 struct LoadShape: Equatable, Sendable {
     /// The case of a `LoadState`.
+    @usableFromInline
     enum Case: UInt8, Sendable {
         case idle, loading, failed, complete
 
+        @inlinable
         init(_ state: LoadState<some Error>) {
             switch state {
             case .idle: self = .idle
@@ -72,26 +81,31 @@ struct LoadShape: Equatable, Sendable {
         }
     }
 
-    var refresh: Case
-    var prepend: Case
-    var append: Case
+    @usableFromInline var refresh: Case
+    @usableFromInline var prepend: Case
+    @usableFromInline var append: Case
 
+    @inlinable
     static var idle: LoadShape { LoadShape(refresh: .idle, prepend: .idle, append: .idle) }
 
+    @inlinable
     init(refresh: Case, prepend: Case, append: Case) {
         self.refresh = refresh
         self.prepend = prepend
         self.append = append
     }
 
+    @inlinable
     init(_ states: LoadStates<some Error>) {
         self.init(refresh: Case(states.refresh), prepend: Case(states.prepend), append: Case(states.append))
     }
 
     /// Whether any kind of load is loading.
+    @inlinable
     var isLoading: Bool { refresh == .loading || prepend == .loading || append == .loading }
 
     /// Whether any kind of load has failed.
+    @inlinable
     var hasFailure: Bool { refresh == .failed || prepend == .failed || append == .failed }
 }
 
@@ -101,12 +115,22 @@ struct LoadShape: Equatable, Sendable {
 /// `ObservablePaginatedList.refresh()` waits until its mirror shows a state at least that recent in which
 /// that refresh has ended: no refresh loading (it landed or failed), or a later refresh command (it was cut
 /// off).
+// Inlinable: the inlinable storage makes one.
+@usableFromInline
 struct MirrorMark: Sendable {
-    let sequence: UInt64
-    let refreshing: Bool
-    let refreshes: UInt64
+    @usableFromInline let sequence: UInt64
+    @usableFromInline let refreshing: Bool
+    @usableFromInline let refreshes: UInt64
+
+    @inlinable
+    init(sequence: UInt64, refreshing: Bool, refreshes: UInt64) {
+        self.sequence = sequence
+        self.refreshing = refreshing
+        self.refreshes = refreshes
+    }
 
     /// Whether `state` shows the refresh this mark was taken after as ended.
+    @inlinable
     func isEnded(in state: (sequence: UInt64, refreshing: Bool, refreshes: UInt64)) -> Bool {
         guard state.sequence >= sequence else { return false }
         return !refreshing || !state.refreshing || state.refreshes != refreshes

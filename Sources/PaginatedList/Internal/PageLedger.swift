@@ -10,38 +10,53 @@
 /// (the array is re-centred, doubling, when an end runs out of room); removing one at either end is O(log
 /// slots). Slots freed at one end are reclaimed by the next re-centring, so the array stays within a
 /// constant factor of the pages held, however far the user scrolls.
+// Inlinable: every page lands in it, specialised for the client's records (`Benchmarks itemlist`, view model rows).
+@usableFromInline
 struct PageLedger<Record> {
     /// One held page.
+    @usableFromInline
     struct Page {
         /// Its items held now.
-        var count: Int
+        @usableFromInline var count: Int
         /// What the view model keeps of the page (how to load it again, and what lies around it).
-        var record: Record
+        @usableFromInline var record: Record
+
+        @inlinable
+        init(count: Int, record: Record) {
+            self.count = count
+            self.record = record
+        }
     }
 
     /// Slots `[low, high)` hold the pages, in list order.
-    private var slots: [Page?] = []
+    @usableFromInline var slots: [Page?] = []
     /// The Fenwick tree over the slots' counts: `tree[i]` (1-based) sums the counts of slots
     /// `(i - lowbit(i)) ..< i`.
-    private var tree: [Int] = [0]
-    private var low = 0
-    private var high = 0
+    @usableFromInline var tree: [Int] = [0]
+    @usableFromInline var low = 0
+    @usableFromInline var high = 0
 
     /// How many pages are held.
+    @inlinable
     var pageCount: Int { high - low }
+    @inlinable
     var isEmpty: Bool { high == low }
 
     /// The page at the top, if any.
+    @inlinable
     var first: Page? { isEmpty ? nil : slots[low] }
     /// The page at the bottom, if any.
+    @inlinable
     var last: Page? { isEmpty ? nil : slots[high - 1] }
 
     /// The held pages, top to bottom.
+    @inlinable
     var pages: [Page] { slots[low ..< high].map { $0! } }
 
     // MARK: - Both ends
 
     /// Adds a page of `count` items below the last.
+    @inlinable
     mutating func append(count: Int, record: Record) {
         if high == slots.count { recentre() }
         slots[high] = Page(count: count, record: record)
@@ -50,6 +65,7 @@ struct PageLedger<Record> {
     }
 
     /// Adds a page of `count` items above the first.
+    @inlinable
     mutating func prepend(count: Int, record: Record) {
         if low == 0 { recentre() }
         low -= 1
@@ -58,6 +74,7 @@ struct PageLedger<Record> {
     }
 
     /// Removes the page at the top.
+    @inlinable
     mutating func removeFirst() -> Page {
         precondition(!isEmpty, "PageLedger.removeFirst on an empty ledger")
         let page = slots[low]!
@@ -69,6 +86,7 @@ struct PageLedger<Record> {
     }
 
     /// Removes the page at the bottom.
+    @inlinable
     mutating func removeLast() -> Page {
         precondition(!isEmpty, "PageLedger.removeLast on an empty ledger")
         high -= 1
@@ -79,6 +97,7 @@ struct PageLedger<Record> {
         return page
     }
 
+    @inlinable
     mutating func removeAll() {
         slots = []
         tree = [0]
@@ -90,6 +109,7 @@ struct PageLedger<Record> {
 
     /// The page (0 = the top page held) that holds item `index`, or `nil` if no page holds it (an index
     /// at or past the end).
+    @inlinable
     func page(holding index: Int) -> Int? {
         guard index >= 0 else { return nil }
         // The slot whose running count first exceeds `prefix(low) + index`.
@@ -110,19 +130,23 @@ struct PageLedger<Record> {
     }
 
     /// The offset of page `page`'s first item.
+    @inlinable
     func start(ofPage page: Int) -> Int {
         prefix(low + page) - prefix(low)
     }
 
     /// The number of items held.
+    @inlinable
     var itemCount: Int { prefix(high) - prefix(low) }
 
     /// Page `page`.
+    @inlinable
     subscript(page: Int) -> Page {
         get { slots[low + page]! }
     }
 
     /// Changes page `page`'s count by `delta` (items removed from it or inserted into it by an edit).
+    @inlinable
     mutating func adjust(page: Int, by delta: Int) {
         guard delta != 0 else { return }
         slots[low + page]!.count += delta
@@ -130,6 +154,7 @@ struct PageLedger<Record> {
     }
 
     /// Replaces page `page`'s record.
+    @inlinable
     mutating func setRecord(_ record: Record, ofPage page: Int) {
         slots[low + page]!.record = record
     }
@@ -137,7 +162,8 @@ struct PageLedger<Record> {
     // MARK: - Fenwick tree
 
     /// The sum of the counts of slots `0 ..< slot`.
-    private func prefix(_ slot: Int) -> Int {
+    @inlinable
+    func prefix(_ slot: Int) -> Int {
         var sum = 0
         var index = slot
         while index > 0 {
@@ -147,7 +173,8 @@ struct PageLedger<Record> {
         return sum
     }
 
-    private mutating func add(_ delta: Int, atSlot slot: Int) {
+    @inlinable
+    mutating func add(_ delta: Int, atSlot slot: Int) {
         var index = slot + 1
         while index < tree.count {
             tree[index] += delta
@@ -157,14 +184,17 @@ struct PageLedger<Record> {
 
     /// Moves the held pages to the middle of a new array with room at both ends (twice the pages held, at
     /// least 8 slots each side), and rebuilds the tree in O(slots).
-    private mutating func recentre() {
-        let held = slots[low ..< high]
-        let room = Swift.max(8, held.count)
-        var fresh = [Page?](repeating: nil, count: room + held.count + room)
-        fresh.replaceSubrange(room ..< room + held.count, with: held)
+    @inlinable
+    mutating func recentre() {
+        let held = high - low
+        let room = Swift.max(8, held)
+        var fresh = [Page?](repeating: nil, count: room + held + room)
+        // Moved, not copied: copying retained and released every record's producers (`Benchmarks itemlist`,
+        // view model rows).
+        for offset in 0 ..< held { fresh[room + offset] = slots[low + offset].take() }
         slots = fresh
         low = room
-        high = room + held.count
+        high = room + held
         tree = [Int](repeating: 0, count: slots.count + 1)
         for slot in low ..< high { tree[slot + 1] = slots[slot]!.count }
         for index in 1 ..< tree.count {

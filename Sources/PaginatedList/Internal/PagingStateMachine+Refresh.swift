@@ -16,6 +16,7 @@ import Signals
 ///   below it (the gap closes) or the budget is spent (the gap stays, lower down).
 extension PagingStateMachine {
     /// What a refresh does with the pages it loads.
+    @usableFromInline
     enum RefreshMode {
         case replace
         case mergeOnTop(maxPages: Int, onGap: GapPolicy)
@@ -24,12 +25,14 @@ extension PagingStateMachine {
     }
 
     /// A page a refresh loaded and has not applied yet.
+    @usableFromInline
     struct FreshPage {
         var items: [Item]
         var record: PageRecord
     }
 
     /// How far a refresh got.
+    @usableFromInline
     struct RefreshProgress {
         let mode: RefreshMode
         /// `.mergeOnTop`, `.reloadAll`: the pages loaded so far, applied together when one overlaps (when
@@ -44,12 +47,14 @@ extension PagingStateMachine {
     }
 
     /// The step a failed refresh retries.
+    @usableFromInline
     enum RefreshStep {
         case check(Producer<Bool, Failure>, PendingLoad)
         case page(PendingLoad)
     }
 
     /// The refresh's state.
+    @usableFromInline
     enum RefreshEdge {
         case idle
         /// The freshness check runs as `LoadID`.
@@ -59,6 +64,7 @@ extension PagingStateMachine {
         /// A step failed; an automatic retry of it waits when `retryOf` names the failed load.
         case failed(Failure, RefreshProgress, RefreshStep, retryOf: LoadID?)
 
+        @inlinable
         var loadState: LoadState<Failure> {
             switch self {
             case .idle: .idle
@@ -68,6 +74,7 @@ extension PagingStateMachine {
         }
 
         /// Whether a refresh is in flight (appends and prepends wait).
+        @inlinable
         var isBusy: Bool {
             switch self {
             case .checking, .loading: true
@@ -79,6 +86,7 @@ extension PagingStateMachine {
     // MARK: - Commands
 
     /// `refresh(_:)`: cuts off every load in flight and starts a refresh (`check` first, if given).
+    @usableFromInline
     mutating func refresh(_ mode: RefreshMode, check: Producer<Bool, Failure>?) -> [Action] {
         var actions = cutOffRefresh() + cutOffEdges()
         var progress = RefreshProgress(mode: mode)
@@ -94,6 +102,7 @@ extension PagingStateMachine {
     }
 
     /// `fillGap()`: loads the items missing at the gap; nothing without a gap or while a refresh runs.
+    @usableFromInline
     mutating func fillGap() -> [Action] {
         guard let gap, !refresh.isBusy else { return [] }
         let actions = cutOffRefresh() + cutOffEdges()
@@ -101,6 +110,7 @@ extension PagingStateMachine {
     }
 
     /// Cuts off the refresh in flight (or cancels its waiting retry); the refresh state goes back to idle.
+    @usableFromInline
     mutating func cutOffRefresh() -> [Action] {
         var actions: [Action] = []
         switch refresh {
@@ -114,6 +124,7 @@ extension PagingStateMachine {
     }
 
     /// The automatic retry of the refresh's failed step is due.
+    @usableFromInline
     mutating func refreshRetryDue(of failedLoad: LoadID) -> [Action] {
         guard case let .failed(_, progress, step, retryOf) = refresh, retryOf == failedLoad else { return [] }
         switch step {
@@ -137,6 +148,7 @@ extension PagingStateMachine {
     // MARK: - Events
 
     /// An event of the freshness check `load`.
+    @usableFromInline
     mutating func receiveCheck(_ event: Event<Bool, Failure>, of load: LoadID) -> [Action] {
         guard case let .checking(progress, check, pending, current) = refresh, current == load else {
             return unexpected(event.map { _ in () }, of: load)
@@ -161,6 +173,7 @@ extension PagingStateMachine {
     }
 
     /// An event of the refresh's page load `load`.
+    @usableFromInline
     mutating func receiveRefresh(_ event: Event<Page<Item, Failure>, Failure>, of load: LoadID) -> [Action] {
         guard case let .loading(progress, pending, _) = refresh else { return [] }
         switch event {

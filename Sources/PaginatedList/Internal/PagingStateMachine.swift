@@ -20,10 +20,14 @@ import Signals
 /// **Loads.** Each start of a producer is a load with a fresh `LoadID`. An event counts only if it is of
 /// the load its edge is waiting for; after a load's page lands the load is *landed* (its run is cut off,
 /// and what it still sends is an extra); any other load's events are stale.
+// Inlinable: specialised in the client with the storage that runs it (`Benchmarks itemlist`, view model rows).
+@usableFromInline
 struct PagingStateMachine<Item, Failure: Error> {
+    @usableFromInline
     typealias PageProducer = Producer<Page<Item, Failure>, Failure>
 
     /// What the storage does after an input, in order.
+    @usableFromInline
     enum Action {
         /// Start the producer `request` names, as load `load`; its events come back as `receive(_:of:)`.
         case start(LoadID, PageRequest<Item, Failure>)
@@ -43,28 +47,54 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// One transition of the observable properties: delivered together, so that every observer sees all
     /// of them already updated.
+    @usableFromInline
     struct Transition {
         /// The new list, if it changed.
-        var items: ItemList<Item>?
+        @usableFromInline var items: ItemList<Item>?
         /// What changed, in order (empty when `items` is `nil`).
-        var changes: [ItemListChange]
-        var loadStates: LoadStates<Failure>
-        var lastError: Failure?
+        @usableFromInline var changes: [ItemListChange]
+        @usableFromInline var loadStates: LoadStates<Failure>
+        @usableFromInline var lastError: Failure?
         /// The index of the first held item below the gap, if a gap is open.
-        var gap: Int?
+        @usableFromInline var gap: Int?
+
+        @inlinable
+        init(
+            items: ItemList<Item>?, changes: [ItemListChange], loadStates: LoadStates<Failure>, lastError: Failure?,
+            gap: Int?
+        ) {
+            self.items = items
+            self.changes = changes
+            self.loadStates = loadStates
+            self.lastError = lastError
+            self.gap = gap
+        }
     }
 
     /// A load that may be started: what to start, how often it failed in a row, and why it is wanted.
+    @usableFromInline
     struct PendingLoad {
-        var request: PageRequest<Item, Failure>
+        @usableFromInline var request: PageRequest<Item, Failure>
         /// Consecutive failures of this page (what the automatic retry counts).
-        var failures = 0
+        @usableFromInline var failures = 0
         /// The furthest prefetch request made while this load was pending, re-checked when it lands.
-        var prefetch: PrefetchRequest?
+        @usableFromInline var prefetch: PrefetchRequest?
         /// How many empty pages in a row led to this load without a command in between.
-        var emptyPagesInARow = 0
+        @usableFromInline var emptyPagesInARow = 0
+
+        @inlinable
+        init(
+            request: PageRequest<Item, Failure>, failures: Int = 0, prefetch: PrefetchRequest? = nil,
+            emptyPagesInARow: Int = 0
+        ) {
+            self.request = request
+            self.failures = failures
+            self.prefetch = prefetch
+            self.emptyPagesInARow = emptyPagesInARow
+        }
 
         /// Remembers `request` if it reaches further (in `direction`) than the one held.
+        @inlinable
         mutating func remember(_ request: PrefetchRequest, toward direction: Direction) {
             if let held = prefetch {
                 switch direction {
@@ -78,6 +108,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// One end of the list.
+    @usableFromInline
     enum Edge {
         /// Nothing known yet about this end (`prepend` before the first page lands).
         case waiting
@@ -91,6 +122,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         /// Nothing more lies in this direction.
         case complete
 
+        @inlinable
         var loadState: LoadState<Failure> {
             switch self {
             case .waiting, .ready: .idle
@@ -100,12 +132,14 @@ struct PagingStateMachine<Item, Failure: Error> {
             }
         }
 
+        @inlinable
         var loadID: LoadID? {
             if case let .loading(_, load) = self { return load }
             return nil
         }
 
         /// The pending load, when the edge has one.
+        @inlinable
         var pending: PendingLoad? {
             switch self {
             case let .ready(pending), let .loading(pending, _), let .failed(_, pending, _): pending
@@ -115,58 +149,74 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// What the machine keeps of a page held: how to load it again and what lies around it.
+    @usableFromInline
     struct PageRecord {
         /// The request that loaded it (`nil`: items an edit inserted into an empty list).
-        var loadedBy: PageRequest<Item, Failure>?
-        var previous: PageProducer?
-        var next: PageProducer?
+        @usableFromInline var loadedBy: PageRequest<Item, Failure>?
+        @usableFromInline var previous: PageProducer?
+        @usableFromInline var next: PageProducer?
         /// The `joinEpoch` in which this page landed right below the page above it in the ledger (loaded by
         /// that page's `next`), or that page landed right above it (by this page's `previous`): then this
         /// page's `previous` leads to that page and that page's `next` to this one. `nil`, or an older
         /// epoch: not known to be joined (a refresh rearranged the pages since).
-        var joinedAbove: Int? = nil
+        @usableFromInline var joinedAbove: Int? = nil
+
+        @inlinable
+        init(
+            loadedBy: PageRequest<Item, Failure>?, previous: PageProducer?, next: PageProducer?,
+            joinedAbove: Int? = nil
+        ) {
+            self.loadedBy = loadedBy
+            self.previous = previous
+            self.next = next
+            self.joinedAbove = joinedAbove
+        }
     }
 
     /// An open gap: held items below fresh ones that a refresh could not join.
+    @usableFromInline
     struct Gap {
         /// The index of the first held item below the gap.
-        var index: Int
+        @usableFromInline var index: Int
         /// Loads the page after the fresh items above the gap.
-        var continuation: PageProducer
+        @usableFromInline var continuation: PageProducer
         /// How many pages one `fillGap()` may load before it stops with the gap still open.
-        var pageBudget: Int
+        @usableFromInline var pageBudget: Int
     }
 
     /// How many empty pages in a row one command may load before the view model stops and reports
     /// `emptyPagesLimitReached` (a page with no items that is not the last loads the next at once).
+    @inlinable
     static var maxEmptyPagesInARow: Int { 10 }
     /// How many landed loads are remembered (to tell their extra events from stale ones).
-    private static var landedMemory: Int { 8 }
+    @inlinable
+    static var landedMemory: Int { 8 }
 
-    var store = ItemStore<Item>()
-    var ledger = PageLedger<PageRecord>()
-    private(set) var append: Edge = .ready(PendingLoad(request: .firstPage))
-    private(set) var prepend: Edge = .waiting
-    var refresh: RefreshEdge = .idle
+    @usableFromInline var store = ItemStore<Item>()
+    @usableFromInline var ledger = PageLedger<PageRecord>()
+    @usableFromInline var append: Edge = .ready(PendingLoad(request: .firstPage))
+    @usableFromInline var prepend: Edge = .waiting
+    @usableFromInline var refresh: RefreshEdge = .idle
     /// Bumped by every page a refresh applies: the joins of the pages held before it no longer hold
     /// (`PageRecord.joinedAbove`).
-    var joinEpoch = 0
+    @usableFromInline var joinEpoch = 0
     /// The requests that loaded the pages `maxPages` dropped above the first page held, nearest last.
-    var droppedAbove: [PageRequest<Item, Failure>] = []
+    @usableFromInline var droppedAbove: [PageRequest<Item, Failure>] = []
     /// The requests that loaded the pages `maxPages` dropped below the last page held, nearest last.
-    var droppedBelow: [PageRequest<Item, Failure>] = []
-    var gap: Gap?
+    @usableFromInline var droppedBelow: [PageRequest<Item, Failure>] = []
+    @usableFromInline var gap: Gap?
     /// The kinds whose last load failed, the most recent failure last (what `lastError` shows).
-    var failureOrder: [LoadKind] = []
-    private var loadCounter: UInt64 = 0
+    @usableFromInline var failureOrder: [LoadKind] = []
+    @usableFromInline var loadCounter: UInt64 = 0
     /// Loads whose page landed, most recent last, until their terminal event.
-    private var landed: [LoadID] = []
-    private let retry: RetryPolicy?
+    @usableFromInline var landed: [LoadID] = []
+    @usableFromInline let retry: RetryPolicy?
     /// How many pages are held at most (`nil`: no limit).
-    let maxPages: Int?
+    @usableFromInline let maxPages: Int?
     /// The jitter's random source.
-    private var generator: any RandomNumberGenerator & Sendable
+    @usableFromInline var generator: any RandomNumberGenerator & Sendable
 
+    @inlinable
     init(retry: RetryPolicy?, generator: any RandomNumberGenerator & Sendable, maxPages: Int? = nil) {
         self.retry = retry
         self.generator = generator
@@ -176,13 +226,16 @@ struct PagingStateMachine<Item, Failure: Error> {
     // MARK: - What the properties show
 
     /// The items held.
+    @inlinable
     var items: ItemList<Item> { store.items }
 
+    @inlinable
     var loadStates: LoadStates<Failure> {
         LoadStates(refresh: refresh.loadState, prepend: prepend.loadState, append: append.loadState)
     }
 
     /// The failure of the most recently failed kind of load that has not been retried since.
+    @inlinable
     var lastError: Failure? {
         guard let kind = failureOrder.last else { return nil }
         return kind == .refresh ? refresh.loadState.error : edge(kind).loadState.error
@@ -192,6 +245,7 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// The storage asked the dependency for the first page to start `load`: a retry of that load starts
     /// the same producer instead of asking the dependency again.
+    @inlinable
     mutating func firstPageMade(_ producer: PageProducer, for load: LoadID) {
         if let direction = direction(loading: load), case let .loading(pending, _) = edge(direction.kind) {
             var made = pending
@@ -204,17 +258,20 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// `loadNextPage()`: loads the pending page after the last item (retrying it after a failure).
+    @inlinable
     mutating func loadNextPage() -> [Action] {
         load(.append, prefetch: nil)
     }
 
     /// `loadPreviousPage()`: loads the pending page before the first item (retrying it after a failure).
+    @inlinable
     mutating func loadPreviousPage() -> [Action] {
         load(.prepend, prefetch: nil)
     }
 
     /// `loadNextPageIfNeeded` / `loadPagesIfNeeded`: loads at each end the request's rows are near;
     /// otherwise remembers the request while that end's page is pending, to re-check it when it lands.
+    @inlinable
     mutating func loadIfNeeded(_ request: PrefetchRequest) -> [Action] {
         var actions: [Action] = []
         for direction in [Direction.append, .prepend] {
@@ -237,6 +294,7 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// `reset()`: cuts off every load, cancels waiting retries, empties the list; the next
     /// `loadNextPage()` loads a fresh first page.
+    @inlinable
     mutating func reset() -> [Action] {
         var actions = cutOffEdges() + cutOffRefresh()
         append = .ready(PendingLoad(request: .firstPage))
@@ -253,6 +311,7 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// The automatic retry of `kind`'s failed load `failedLoad` is due: retries it, unless a command
     /// retried or cancelled it meanwhile.
+    @inlinable
     mutating func retryDue(_ kind: LoadKind, of failedLoad: LoadID) -> [Action] {
         if kind == .refresh { return refreshRetryDue(of: failedLoad) }
         guard case let .failed(_, pending, retryOf) = edge(kind), retryOf == failedLoad,
@@ -263,6 +322,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     // MARK: - Edits
 
     /// Replaces the held item with `item`'s id by `item`; nothing if no item with that id is held.
+    @inlinable
     mutating func update(_ item: Item) -> [Action] {
         guard let index = store.position(ofIDOf: item) else { return [] }
         return replace([(index, item)])
@@ -270,6 +330,7 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// Replaces the items at the indices (positions `position(ofKey:)` gave) by items with their ids: one
     /// transition, one `.updated` with every offset.
+    @inlinable
     mutating func replace(_ replacements: [(index: Int, item: Item)]) -> [Action] {
         guard !replacements.isEmpty else { return [] }
         var offsets: [Int] = []
@@ -282,6 +343,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// Removes the item whose id is `key`; nothing if it is not held.
+    @inlinable
     mutating func remove(key: AnyHashable) -> [Action] {
         guard let index = store.position(ofKey: key) else { return [] }
         if let page = ledger.page(holding: index) { ledger.adjust(page: page, by: -1) }
@@ -291,6 +353,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// Inserts `batch` at `index` (clamped to the list); items whose id is held update it in place.
+    @inlinable
     mutating func insert(_ batch: [Item], at index: Int) -> [Action] {
         let changes = store.insert(batch, at: index)
         attributeInsertions(in: changes)
@@ -298,6 +361,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// The position of the item whose id is `key`, if held.
+    @inlinable
     func position(ofKey key: AnyHashable) -> Int? {
         store.position(ofKey: key)
     }
@@ -305,6 +369,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     // MARK: - Producer events
 
     /// An event of load `load`.
+    @inlinable
     mutating func receive(_ event: Event<Page<Item, Failure>, Failure>, of load: LoadID) -> [Action] {
         if let direction = direction(loading: load) {
             return receive(event, of: load, extending: direction)
@@ -316,6 +381,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// An event of a load that no edge waits for: an extra of a landed load, or a stale one.
+    @inlinable
     mutating func unexpected(_ event: Event<Void, Failure>, of load: LoadID) -> [Action] {
         if let index = landed.firstIndex(of: load) {
             switch event {
@@ -330,7 +396,8 @@ struct PagingStateMachine<Item, Failure: Error> {
         return []
     }
 
-    private mutating func receive(
+    @inlinable
+    mutating func receive(
         _ event: Event<Page<Item, Failure>, Failure>, of load: LoadID, extending direction: Direction
     ) -> [Action] {
         guard case let .loading(pending, _) = edge(direction.kind) else { return [] }
@@ -349,12 +416,14 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// Remembers `load` as landed: what it still sends is an extra, not a stale event.
+    @inlinable
     mutating func markLanded(_ load: LoadID) {
         landed.append(load)
         if landed.count > Self.landedMemory { landed.removeFirst() }
     }
 
-    private mutating func land(
+    @inlinable
+    mutating func land(
         _ page: Page<Item, Failure>, of load: LoadID, extending direction: Direction, pending: PendingLoad
     ) -> [Action] {
         markLanded(load)
@@ -408,7 +477,8 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// After a page landed: loads the next one in the same direction at once when the page was empty
     /// (within `maxEmptyPagesInARow`), or when a prefetch request made while it loaded still wants more.
-    private mutating func continueAfterLanding(
+    @inlinable
+    mutating func continueAfterLanding(
         _ page: Page<Item, Failure>, direction: Direction, pending: PendingLoad, shift: Int
     ) -> [Action] {
         guard case let .ready(ready) = edge(direction.kind) else { return [] }
@@ -429,6 +499,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// Records a failure of `kind`'s load `load` (whose pending page was `pending`) and decides on an
     /// automatic retry. The caller stores the failed state (`retryOf`: the load whose retry waits, if any),
     /// then publishes, then runs `then`.
+    @inlinable
     mutating func failure(
         of kind: LoadKind, load: LoadID, error: Failure, pending: PendingLoad
     ) -> (failed: PendingLoad, retryOf: LoadID?, then: [Action]) {
@@ -455,32 +526,39 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// A command's load of `direction`: starts the pending page when the edge is ready or failed
     /// (cancelling a waiting automatic retry); does nothing while loading, waiting or complete, or while a
     /// refresh loads.
-    private mutating func load(_ direction: Direction, prefetch: PrefetchRequest?) -> [Action] {
+    @inlinable
+    mutating func load(_ direction: Direction, prefetch: PrefetchRequest?) -> [Action] {
         guard !refresh.isBusy else { return [] }
-        var actions: [Action] = []
+        var cancelsRetry = false
         var pending: PendingLoad
         switch edge(direction.kind) {
         case let .ready(ready):
             pending = ready
         case let .failed(_, failed, retryOf):
-            if retryOf != nil { actions.append(.cancelRetry(direction.kind)) }
+            cancelsRetry = retryOf != nil
             pending = failed
         case .waiting, .loading, .complete:
             return []
         }
         pending.emptyPagesInARow = 0
         if let prefetch { pending.remember(prefetch, toward: direction) }
-        return actions + start(direction, pending)
+        // The cancellation goes in front of the start's actions: concatenating arrays of actions copies
+        // each one through the generic value witnesses (`Benchmarks itemlist`, view model rows).
+        var actions = start(direction, pending)
+        if cancelsRetry { actions.insert(.cancelRetry(direction.kind), at: 0) }
+        return actions
     }
 
     /// Starts `pending` as a new load of `direction`.
-    private mutating func start(_ direction: Direction, _ pending: PendingLoad) -> [Action] {
+    @inlinable
+    mutating func start(_ direction: Direction, _ pending: PendingLoad) -> [Action] {
         let load = nextLoadID()
         failureOrder.removeAll { $0 == direction.kind }
         setEdge(direction.kind, .loading(pending, load))
         return [transition(), .start(load, pending.request)]
     }
 
+    @inlinable
     mutating func nextLoadID() -> LoadID {
         defer { loadCounter += 1 }
         return LoadID(value: loadCounter)
@@ -488,6 +566,7 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// Cuts off the append and prepend loads in flight and cancels their waiting retries; each edge keeps
     /// its pending page, ready to load again.
+    @inlinable
     mutating func cutOffEdges() -> [Action] {
         var actions: [Action] = []
         for kind in [LoadKind.prepend, .append] {
@@ -511,7 +590,8 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// `maxPages` are held; each dropped page's request is kept to load it again from that end, and that
     /// end's edge becomes ready to load it (a load in flight there is cut off: it would land next to items
     /// no longer held).
-    private mutating func dropPages(awayFrom direction: Direction) -> (changes: [ItemListChange], actions: [Action]) {
+    @inlinable
+    mutating func dropPages(awayFrom direction: Direction) -> (changes: [ItemListChange], actions: [Action]) {
         guard let maxPages else { return ([], []) }
         var changes: [ItemListChange] = []
         var actions: [Action] = []
@@ -557,6 +637,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// remembering, each page loaded again leads to the one above it, so memory stays flat however far the
     /// user scrolls. Otherwise (a source that pages only downwards, or pages a refresh rearranged) by the
     /// request that loaded the dropped page, kept on `droppedAbove`.
+    @inlinable
     mutating func rememberDroppedAbove(_ dropped: PageRecord) -> PageRequest<Item, Failure>? {
         if droppedAbove.isEmpty, let first = ledger.first?.record, first.joinedAbove == joinEpoch,
            let previous = first.previous {
@@ -569,6 +650,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// How to load a page just dropped at the bottom again: by the `next` of the page now last when the
     /// dropped page was joined to it and nothing is remembered below, else by the request that loaded the
     /// dropped page, kept on `droppedBelow` (see `rememberDroppedAbove`).
+    @inlinable
     mutating func rememberDroppedBelow(_ dropped: PageRecord) -> PageRequest<Item, Failure>? {
         if droppedBelow.isEmpty, dropped.joinedAbove == joinEpoch, let next = ledger.last?.record.next {
             return .producer(next)
@@ -579,7 +661,8 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// Makes `kind`'s edge ready to load `request` (`nil`: complete), cutting off its load in flight and
     /// cancelling its waiting retry.
-    private mutating func replaceEdge(_ kind: LoadKind, with request: PageRequest<Item, Failure>?) -> [Action] {
+    @inlinable
+    mutating func replaceEdge(_ kind: LoadKind, with request: PageRequest<Item, Failure>?) -> [Action] {
         var actions: [Action] = []
         switch edge(kind) {
         case let .loading(_, load): actions.append(.cutOff(load))
@@ -592,7 +675,8 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// Shifts the prefetch requests both edges remember by `delta` rows (items inserted or removed above).
-    private mutating func shiftPrefetch(by delta: Int) {
+    @inlinable
+    mutating func shiftPrefetch(by delta: Int) {
         guard delta != 0 else { return }
         for kind in [LoadKind.prepend, .append] {
             switch edge(kind) {
@@ -611,6 +695,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// Gives inserted items to the page of the item above them (the first page at the top).
+    @inlinable
     mutating func attributeInsertions(in changes: [ItemListChange]) {
         for change in changes {
             guard case let .inserted(range) = change else { continue }
@@ -625,6 +710,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// Keeps the gap on the same held item through `changes`.
+    @inlinable
     mutating func noteGap(after changes: [ItemListChange]) {
         guard var open = gap else { return }
         for change in changes {
@@ -650,6 +736,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// every inserted and updated row from the transition's snapshot (whose offsets are final): after an
     /// append, the drops at the top come first and the landed rows' offsets move up by the rows dropped;
     /// after a prepend, the drops at the bottom stay last and rows updated, then dropped, are not reported.
+    @inlinable
     static func replayable(
         _ landing: [ItemListChange], then drops: [ItemListChange], at direction: Direction, finalCount: Int
     ) -> [ItemListChange] {
@@ -677,6 +764,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         }
     }
 
+    @inlinable
     static func insertedCount(_ changes: [ItemListChange]) -> Int {
         changes.reduce(0) { sum, change in
             switch change {
@@ -688,6 +776,7 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     // MARK: - Helpers
 
+    @inlinable
     func edge(_ kind: LoadKind) -> Edge {
         switch kind {
         case .prepend: prepend
@@ -696,6 +785,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         }
     }
 
+    @inlinable
     mutating func setEdge(_ kind: LoadKind, _ edge: Edge) {
         switch kind {
         case .prepend: prepend = edge
@@ -704,7 +794,8 @@ struct PagingStateMachine<Item, Failure: Error> {
         }
     }
 
-    private func direction(loading load: LoadID) -> Direction? {
+    @inlinable
+    func direction(loading load: LoadID) -> Direction? {
         if append.loadID == load { return .append }
         if prepend.loadID == load { return .prepend }
         return nil
@@ -713,6 +804,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// The transition to the current state, with `changes` applied to the list (none: the list is unchanged).
     /// Call it with changes already computed (`let changes = store.…; transition(changes)`): in
     /// `transition(store.edit())`, `self` is read before the argument runs, so the list would be the old one.
+    @inlinable
     func transition(_ changes: [ItemListChange] = []) -> Action {
         .publish(Transition(
             items: changes.isEmpty ? nil : items, changes: changes, loadStates: loadStates, lastError: lastError,
@@ -722,21 +814,34 @@ struct PagingStateMachine<Item, Failure: Error> {
 }
 
 /// Identifies one run of a page producer started by a view model.
+// `@usableFromInline`: the inlinable machine and storage use it.
+@usableFromInline
 struct LoadID: Hashable, Sendable {
-    let value: UInt64
+    @usableFromInline let value: UInt64
+
+    @inlinable
+    init(value: UInt64) {
+        self.value = value
+    }
 }
 
 /// Which end of the list a load extends.
+// `@usableFromInline`: the inlinable machine uses it.
+@usableFromInline
 enum Direction: Sendable {
     case prepend, append
 
+    @inlinable
     var kind: LoadKind { self == .prepend ? .prepend : .append }
 }
 
 /// One of the three kinds of load of `LoadStates`.
+// `@usableFromInline`: the inlinable machine and storage use it.
+@usableFromInline
 enum LoadKind: Sendable, Equatable {
     case refresh, prepend, append
 
+    @inlinable
     var direction: Direction? {
         switch self {
         case .prepend: .prepend
@@ -747,6 +852,8 @@ enum LoadKind: Sendable, Equatable {
 }
 
 /// What a load starts: the dependency's first page (asked for when the load starts), or a page's producer.
+// `@usableFromInline`: the inlinable machine and storage use it.
+@usableFromInline
 enum PageRequest<Item, Failure: Error> {
     case firstPage
     case producer(Producer<Page<Item, Failure>, Failure>)

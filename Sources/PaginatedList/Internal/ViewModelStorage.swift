@@ -17,12 +17,17 @@ import Signals
 /// **Ownership.** The view model retains the storage. The storage retains the runs of the loads in
 /// flight and the waiting retries' timers; the runs' observers, the timers' actions and the scheduled
 /// drains hold the storage weakly. Releasing the view model (`shutdown()`) disposes the runs and timers.
+// Inlinable, with what it runs: a client's commands specialise for its `Item` (`Benchmarks itemlist`, all rows).
+@usableFromInline
 final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     // `@unchecked`: the mutable state is guarded by `lock` or owned by the drain-token holder (see above).
+    @usableFromInline
     typealias Machine = PagingStateMachine<Item, Failure>
+    @usableFromInline
     typealias PageProducer = Producer<Page<Item, Failure>, Failure>
 
     /// An input of the view model.
+    @usableFromInline
     enum Command {
         case loadNextPage
         case loadPreviousPage
@@ -53,56 +58,62 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case mark(@Sendable (MirrorMark) -> Void)
     }
 
-    private let firstPage: () -> PageProducer
-    private let scheduler: any Scheduler
-    private let retryScheduler: (any DateScheduler)?
+    @usableFromInline let firstPage: () -> PageProducer
+    @usableFromInline let scheduler: any Scheduler
+    @usableFromInline let retryScheduler: (any DateScheduler)?
     /// The waiting automatic retries' timers, by kind; set by the drainer, disposed by `shutdown()`.
-    private let retryTimers = (refresh: SerialDisposable(), prepend: SerialDisposable(), append: SerialDisposable())
+    @usableFromInline
+    let retryTimers = (refresh: SerialDisposable(), prepend: SerialDisposable(), append: SerialDisposable())
 
-    let items: MutableProperty<ItemList<Item>>
-    let loading: MutableProperty<Bool>
-    let lastError: MutableProperty<Failure?>
-    let exhausted: MutableProperty<Bool>
-    let state: MutableProperty<PaginatedListState<Failure>>
-    let loadStates: MutableProperty<LoadStates<Failure>>
-    let gap: MutableProperty<Int?>
-    let changes = Signal<ItemListChange, Never>.pipe()
+    @usableFromInline let items: MutableProperty<ItemList<Item>>
+    @usableFromInline let loading: MutableProperty<Bool>
+    @usableFromInline let lastError: MutableProperty<Failure?>
+    @usableFromInline let exhausted: MutableProperty<Bool>
+    @usableFromInline let state: MutableProperty<PaginatedListState<Failure>>
+    @usableFromInline let loadStates: MutableProperty<LoadStates<Failure>>
+    @usableFromInline let gap: MutableProperty<Int?>
+    @usableFromInline let changes = Signal<ItemListChange, Never>.pipe()
     /// Sends after everything else in each transition: an `ObservablePaginatedList` then reads
     /// `mirrorState`. A `Void` signal rather than a property of the whole state: staging it costs little
     /// (it is specialised), and nothing is copied for it when no mirror observes.
-    let mirrorChanged = Signal<Void, Never>.pipe()
-    let diagnostics = Signal<PaginatedListDiagnostic, Never>.pipe()
+    @usableFromInline let mirrorChanged = Signal<Void, Never>.pipe()
+    @usableFromInline let diagnostics = Signal<PaginatedListDiagnostic, Never>.pipe()
 
-    private let lock = Locked<Void>(())
-    // Guarded by `lock`.
-    private var inbox = FIFO<Command>()
-    /// What an `ObservablePaginatedList` shows: set in each transition before anything is delivered.
-    private var mirrorValue = MirrorState<Item, Failure>()
-    private var draining = false
-    private var released = false
+    @usableFromInline let lock = Lock()
+    // Guarded by `lock`. `@exclusivity(unchecked)` here and below: one thread at a time accesses them (the
+    // lock's holder, or the drain token's, which is taken under the lock), and the dynamic checks cost a
+    // call per access (`Benchmarks itemlist`, view model rows).
+    @exclusivity(unchecked) @usableFromInline var inbox = FIFO<Command>()
+    /// What an `ObservablePaginatedList` shows: advanced in each transition before anything is delivered.
+    /// The only copy: the drainer too reads it under the lock (a copy per transition, through the generic
+    /// value witnesses, showed in the profile: `Benchmarks itemlist`, view model rows).
+    @exclusivity(unchecked) @usableFromInline var mirrorValue = MirrorState<Item, Failure>()
+    @exclusivity(unchecked) @usableFromInline var draining = false
+    @exclusivity(unchecked) @usableFromInline var released = false
     /// The runs of the loads started and not yet cut off.
-    private var runs: [(load: LoadID, run: any Disposable)] = []
+    @exclusivity(unchecked) @usableFromInline var runs: [(load: LoadID, run: any Disposable)] = []
 
     // Owned by the holder of the drain token.
-    private var machine: Machine
+    @exclusivity(unchecked) @usableFromInline var machine: Machine
     /// What the properties show.
-    private var published = Published()
+    @exclusivity(unchecked) @usableFromInline var published = Published()
     /// How many refresh commands have run (what `MirrorMark` tells a refresh by).
-    private var refreshesStarted: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var refreshesStarted: UInt64 = 0
 
     /// The derived values last published, to publish only what changed. The load states and the state
     /// are kept as their cases (`LoadShape`, `StateCase`): comparing those costs no generic metadata
     /// lookups in this unspecialised code (`Benchmarks itemlist`, view model rows).
-    private struct Published {
-        var shape = LoadShape.idle
-        var state = StateCase.idle
-        var hasError = false
-        var gap: Int?
-        var mirror = MirrorState<Item, Failure>()
+    @usableFromInline
+    struct Published {
+        @usableFromInline var shape = LoadShape.idle
+        @usableFromInline var state = StateCase.idle
+        @usableFromInline var hasError = false
+        @usableFromInline var gap: Int?
     }
 
     /// The case of a `PaginatedListState`.
-    private enum StateCase {
+    @usableFromInline
+    enum StateCase {
         case idle, loading, failed, exhausted
     }
 
@@ -123,8 +134,9 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     }
 
     /// What an `ObservablePaginatedList` shows, as of the last transition published. Any thread.
+    @inlinable
     var mirrorState: MirrorState<Item, Failure> {
-        lock.withLock { _ in mirrorValue }
+        lock.locked { mirrorValue }
     }
 
     // MARK: - Commands
@@ -133,8 +145,9 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     /// the queue's commands until none is left, under the same lock, so it runs this one too (a producer's
     /// page and completion, sent while the command that started it runs, cost no scheduled action). Any
     /// thread.
+    @inlinable
     func submit(_ command: Command) {
-        let needsDrain = lock.withLock { _ -> Bool in
+        let needsDrain = lock.locked { () -> Bool in
             guard !released else { return false }
             inbox.append(command)
             return !draining
@@ -145,8 +158,9 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
 
     /// Runs queued commands until none is left, unless another thread (or an outer frame of this one)
     /// already holds the drain token, in which case that drainer runs them.
-    private func drain() {
-        let acquired = lock.withLock { _ -> Bool in
+    @inlinable
+    func drain() {
+        let acquired = lock.locked { () -> Bool in
             guard !draining, !released else { return false }
             draining = true
             return true
@@ -158,8 +172,9 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     }
 
     /// The next command, or `nil` after giving the drain token back.
-    private func takeCommand() -> Command? {
-        lock.withLock { _ -> Command? in
+    @inlinable
+    func takeCommand() -> Command? {
+        lock.locked { () -> Command? in
             guard !released, let command = inbox.popFirst() else {
                 draining = false
                 return nil
@@ -168,7 +183,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    private func perform(_ command: Command) {
+    @inlinable
+    func perform(_ command: Command) {
         switch command {
         case .loadNextPage:
             run(machine.loadNextPage())
@@ -203,20 +219,22 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case let .insert(batch, index):
             run(machine.insert(batch, at: index))
         case let .mark(body):
-            body(MirrorMark(sequence: published.mirror.sequence, refreshing: published.shape.refresh == .loading,
+            body(MirrorMark(sequence: lock.locked { mirrorValue.sequence }, refreshing: published.shape.refresh == .loading,
                             refreshes: refreshesStarted))
         }
     }
 
     /// Runs the user's `change` on the held item whose id is `key` (outside the machine: it is user code).
-    private func modify(key: AnyHashable, _ change: @escaping @Sendable (inout Item) -> Void) {
+    @inlinable
+    func modify(key: AnyHashable, _ change: @escaping @Sendable (inout Item) -> Void) {
         patch([(key, change)])
     }
 
     /// Runs each change on the held item whose id is its key (user code, outside the machine), then
     /// replaces them all in one transition. Keys not held are skipped; a key given twice gets both changes,
     /// in order.
-    private func patch(_ patches: [(key: AnyHashable, change: @Sendable (inout Item) -> Void)]) {
+    @inlinable
+    func patch(_ patches: [(key: AnyHashable, change: @Sendable (inout Item) -> Void)]) {
         var changed: [Int: Item] = [:]
         var order: [Int] = []
         for (key, change) in patches {
@@ -232,9 +250,14 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
 
     // MARK: - Actions (drain token held, no lock)
 
-    private func run(_ actions: [Machine.Action]) {
-        for action in actions {
-            switch action {
+    @inlinable
+    func run(_ actions: consuming [Machine.Action]) {
+        // Each action is moved out of the array, first to last, and ends in this specialised code: an
+        // array destroying (or a loop copying) its actions goes through the generic value witnesses,
+        // which look up generic metadata (`Benchmarks itemlist`, view model rows).
+        actions.withUnsafeMutableBufferPointer { $0.reverse() }  // A buffer's swaps move; an array's copy.
+        while let action = actions.popLast() {
+            switch consume action {
             case let .start(load, request):
                 start(load, request)
             case let .startCheck(load, check):
@@ -259,7 +282,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    private func timer(_ kind: LoadKind) -> SerialDisposable {
+    @inlinable
+    func timer(_ kind: LoadKind) -> SerialDisposable {
         switch kind {
         case .refresh: retryTimers.refresh
         case .prepend: retryTimers.prepend
@@ -268,7 +292,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     }
 
     /// Starts the producer of `request` as load `load`; its events come back as commands.
-    private func start(_ load: LoadID, _ request: PageRequest<Item, Failure>) {
+    @inlinable
+    func start(_ load: LoadID, _ request: PageRequest<Item, Failure>) {
         let producer: PageProducer
         switch request {
         case .firstPage:
@@ -284,8 +309,9 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     }
 
     /// Holds `run` until its load is cut off (disposes it at once if the view model was released).
-    private func keep(_ run: any Disposable, of load: LoadID) {
-        let kept = lock.withLock { _ -> Bool in
+    @inlinable
+    func keep(_ run: any Disposable, of load: LoadID) {
+        let kept = lock.locked { () -> Bool in
             guard !released else { return false }
             runs.append((load, run))
             return true
@@ -293,8 +319,9 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         if !kept { run.dispose() }
     }
 
-    private func cutOff(_ load: LoadID) {
-        let run = lock.withLock { _ -> (any Disposable)? in
+    @inlinable
+    func cutOff(_ load: LoadID) {
+        let run = lock.locked { () -> (any Disposable)? in
             guard let index = runs.firstIndex(where: { $0.load == load }) else { return nil }
             return runs.remove(at: index).run
         }
@@ -303,7 +330,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
 
     /// Publishes one transition: stages every property that changes, then delivers them, so that every
     /// observer sees all of them already updated.
-    private func publish(_ transition: Machine.Transition) {
+    @inlinable
+    func publish(_ transition: Machine.Transition) {
         var staged: [StagedDelivery?] = []
         // Room for every property, a change and the mirror's signal: growing it cost 3 reallocations per
         // transition (`Benchmarks itemlist`, edits by id).
@@ -313,13 +341,14 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         let shape = LoadShape(newStates)
         let hasError = transition.lastError != nil
         let newState: StateCase = shape.isLoading ? .loading : hasError ? .failed : shape.append == .complete ? .exhausted : .idle
-        // The previous values, without the mirror state: no copy of it keeps the previous list alive
-        // during delivery.
+        // The previous values.
         let old = (shape: published.shape, state: published.state, hasError: published.hasError, gap: published.gap)
-        published.mirror = published.mirror.next(
-            items: transition.items, loadStates: newStates, shapes: (old.shape, shape), gap: transition.gap,
-            refreshes: refreshesStarted
-        )
+        lock.locked {
+            mirrorValue.advance(
+                items: transition.items, loadStates: newStates, shapes: (old.shape, shape), gap: transition.gap,
+                refreshes: refreshesStarted
+            )
+        }
         published.shape = shape
         published.state = newState
         published.hasError = hasError
@@ -341,16 +370,15 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         }
         if old.gap != transition.gap { staged.append(gap.stage(transition.gap)) }
         for change in transition.changes { staged.append(changes.input.stage(.value(change))) }
-        let mirrorState = published.mirror
-        lock.withLock { _ in mirrorValue = mirrorState }
         staged.append(mirrorChanged.input.stage(.value(())))
         for delivery in staged { delivery?.deliver() }
     }
 
     /// The view model was released: drop queued commands, ignore later events, cut off every run, cancel
     /// the retries.
+    @inlinable
     func shutdown() {
-        let cutOff = lock.withLock { _ -> [any Disposable] in
+        let cutOff = lock.locked { () -> [any Disposable] in
             released = true
             inbox.removeAll()
             defer { runs.removeAll() }

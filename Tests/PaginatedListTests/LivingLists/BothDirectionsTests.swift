@@ -1,4 +1,5 @@
 import PaginatedList
+import PaginatedListTesting
 import Signals
 import Testing
 
@@ -169,5 +170,62 @@ struct MaxPagesTests {
         previous.send([99])
         #expect(ids(viewModel) == [1, 2, 3, 4, 5, 6])
         #expect(viewModel.loadStates.value.prepend == .idle)
+    }
+}
+
+/// An item whose release a `LeakChecker` can watch: each load of a page makes its rows afresh.
+private final class Row: Sendable {
+    let id: Int
+    init(id: Int) { self.id = id }
+}
+
+/// Page `k` of `pages` pages of 3 rows (`3k ..< 3k + 3`), leading both ways when `bothWays`.
+private func rowPage(_ k: Int, of pages: Int, bothWays: Bool = true) -> Producer<Page<Row, Never>, Never> {
+    Producer { observer, _ in
+        observer.send(value: Page(
+            items: (3 * k ..< 3 * k + 3).map(Row.init),
+            previous: bothWays && k > 0 ? rowPage(k - 1, of: pages) : nil,
+            next: k + 1 < pages ? rowPage(k + 1, of: pages, bothWays: bothWays) : nil
+        ))
+        observer.sendCompleted()
+    }
+}
+
+@Suite("19. maxPages: memory")
+struct MaxPagesMemoryTests {
+    /// Runs `move`, then watches every row the window holds; returns the names of the rows alive among all
+    /// those watched so far, and of the rows held.
+    private static func step(
+        _ viewModel: PaginatedListViewModel<Row, Never>, _ leaks: LeakChecker, _ move: () -> Void
+    ) -> (alive: Set<String>, held: Set<String>) {
+        move()
+        var held: Set<String> = []
+        for row in viewModel.items.value {
+            leaks.watch(row, name: "row \(row.id)")
+            held.insert("row \(row.id)")
+        }
+        // A description reads "row 7 (watched at …)".
+        return (Set(leaks.alive.map { String($0.prefix { $0 != "(" }.dropLast()) }), held)
+    }
+
+    /// Both ways: the page now at an end leads back to a dropped page. One way: the request that loaded
+    /// each page dropped at the top is kept instead; neither keeps a row.
+    @Test(arguments: [true, false])
+    func aDroppedPageIsFreedInEitherDirectionAndAfterATurn(bothWays: Bool) {
+        let viewModel = PaginatedListViewModel<Row, Never>(scheduler: ImmediateScheduler(), maxPages: 2) {
+            rowPage(5, of: 10, bothWays: bothWays)
+        }
+        let leaks = LeakChecker()
+        // Down from the middle to the last page, up as far as the source goes, down again: every row a drop
+        // removed is freed at once (no snapshot is held between moves), so the rows alive are the window's.
+        let moves: [() -> Void] = Array(repeating: viewModel.loadNextPage, count: 5)
+            + Array(repeating: viewModel.loadPreviousPage, count: 8)
+            + Array(repeating: viewModel.loadNextPage, count: 3)
+        for (index, move) in moves.enumerated() {
+            let (alive, held) = Self.step(viewModel, leaks, move)
+            #expect(alive == held, "after move \(index)")
+        }
+        // Both ways: pages 3 and 4 (up to page 0, down 3). One way: up to page 5 only, then down to the end.
+        #expect(viewModel.items.value.map(\.id) == (bothWays ? Array(9 ..< 15) : Array(24 ..< 30)))
     }
 }

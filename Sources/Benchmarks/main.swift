@@ -23,6 +23,10 @@ while let argument = arguments.popFirst() {
     case "--filter":
         guard let name = arguments.popFirst() else { fatalError("--filter needs a NAME") }
         filter = name.lowercased()
+    case LivingListBenchmarks.heapRunArgument:   // the living-list window's memory run, in a child process
+        guard let pages = arguments.popFirst().flatMap({ Int($0) }) else { fatalError("\(argument) needs a page count") }
+        LivingListBenchmarks.printHeapSamples(pages: pages)
+        exit(0)
     case "--help", "-h":
         print("usage: Benchmarks [--quick] [--filter NAME]   (NAME: part of a suite or row name)")
         exit(0)

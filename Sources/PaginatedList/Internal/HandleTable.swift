@@ -1,10 +1,11 @@
-/// A hash table from hash values to handles (non-negative integers), for `IdentifiedItems`.
+/// A hash table from hash values to handles (non-negative integers), for `ItemIdentities`.
 ///
 /// Its keys are already the output of `Hasher` (an id's `hashValue`), well mixed, so the table uses their
 /// low bits directly instead of hashing them again as `Dictionary<Int, Int>` would; open addressing with
 /// linear probing, at most half full, backward-shift deletion (no tombstones). A key and its handle sit
 /// side by side, so a lookup in a large table costs one cache miss, not two. Not generic: compiled for
-/// `Int` once.
+/// `Int` once (its methods are called, not inlined, from the inlinable `IdentifiedBatches`).
+@usableFromInline
 struct HandleTable {
     private struct Entry {
         var key: Int
@@ -18,6 +19,7 @@ struct HandleTable {
     private(set) var count = 0
 
     /// An empty table with room for `capacity` keys before it grows.
+    @usableFromInline
     init(capacity: Int = 8) {
         var size = 16
         while size < 2 * capacity { size *= 2 }
@@ -37,7 +39,7 @@ struct HandleTable {
     }
 
     /// Sets the handle for `key`; returns the handle it replaces, if any. O(1) amortised.
-    @discardableResult
+    @discardableResult @usableFromInline
     mutating func updateHandle(_ handle: Int, for key: Int) -> Int? {
         precondition(handle >= 0, "HandleTable: handles are non-negative")
         var slot = key & mask
@@ -86,9 +88,60 @@ struct HandleTable {
         slots.compactMap { $0.handle < 0 ? nil : ($0.key, $0.handle) }
     }
 
+    /// Makes room for `capacity` keys before the table grows again (at least doubling, so that reserving
+    /// a page at a time stays amortised O(1) per key).
+    mutating func reserveCapacity(_ capacity: Int) {
+        if 2 * capacity > slots.count { rehash(capacity: Swift.max(capacity, slots.count)) }
+    }
+
     private mutating func grow() {
-        let old = entries
-        self = HandleTable(capacity: slots.count)
-        for (key, handle) in old { updateHandle(handle, for: key) }
+        rehash(capacity: slots.count)
+    }
+
+    /// The same keys and handles in a table with room for `capacity` keys.
+    private mutating func rehash(capacity: Int) {
+        let old = slots
+        self = HandleTable(capacity: capacity)
+        count = 0
+        for entry in old where entry.handle >= 0 {
+            var slot = entry.key & mask
+            while slots[slot].handle >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = entry
+            count += 1
+        }
+    }
+
+    /// Whether no two of `keys` are equal. O(n) expected, no heap allocation for up to a few thousand keys.
+    @usableFromInline
+    static func distinct(_ keys: [Int]) -> Bool {
+        if keys.count <= 16 {
+            for i in keys.indices {
+                for j in keys.indices where j > i && keys[j] == keys[i] { return false }
+            }
+            return true
+        }
+        var size = 32
+        while size < 2 * keys.count { size *= 2 }
+        let mask = size - 1
+        // A slot holds a key; `Int.min` marks an empty slot (and a key equal to it is tracked aside).
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: size) { slots in
+            slots.initialize(repeating: .min)
+            var sawMin = false
+            for key in keys {
+                if key == .min {
+                    if sawMin { return false }
+                    sawMin = true
+                    continue
+                }
+                var slot = key & mask
+                while true {
+                    let held = slots[slot]
+                    if held == .min { slots[slot] = key; break }
+                    if held == key { return false }
+                    slot = (slot + 1) & mask
+                }
+            }
+            return true
+        }
     }
 }

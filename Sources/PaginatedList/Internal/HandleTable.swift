@@ -38,6 +38,58 @@ struct HandleTable {
         }
     }
 
+    /// `handle(for:)` of each of `keys` (-1: none), and whether any is held. In one tight loop, the
+    /// cache misses of a large table overlap instead of queueing one after another.
+    func handles(for keys: [Int]) -> (handles: [Int], anyHeld: Bool) {
+        var anyHeld = false
+        let handles = [Int](unsafeUninitializedCapacity: keys.count) { result, initialized in
+            slots.withUnsafeBufferPointer { slots in
+                for index in keys.indices {
+                    let key = keys[index]
+                    var slot = key & mask
+                    var found = -1
+                    while true {
+                        let entry = slots[slot]
+                        if entry.handle < 0 { break }
+                        if entry.key == key { found = entry.handle; break }
+                        slot = (slot + 1) & mask
+                    }
+                    if found >= 0 { anyHeld = true }
+                    result.initializeElement(at: index, to: found)
+                }
+            }
+            initialized = keys.count
+        }
+        return (handles, anyHeld)
+    }
+
+    /// Gives `keys[i]` the handle `firstHandle + i`, for each `i` in order, and appends to `replaced` the
+    /// handle each replaces (-1: none). O(1) amortised per key.
+    mutating func updateHandles(from firstHandle: Int, for keys: [Int], replaced: inout ContiguousArray<Int>) {
+        precondition(firstHandle >= 0, "HandleTable: handles are non-negative")
+        reserveCapacity(count + keys.count)
+        let mask = mask
+        var added = 0
+        slots.withUnsafeMutableBufferPointer { slots in
+            for index in keys.indices {
+                let key = keys[index]
+                let handle = firstHandle + index
+                var slot = key & mask
+                var held = -1
+                while true {
+                    let entry = slots[slot]
+                    if entry.handle < 0 { break }
+                    if entry.key == key { held = entry.handle; break }
+                    slot = (slot + 1) & mask
+                }
+                if held < 0 { added += 1 }
+                slots[slot] = Entry(key: key, handle: handle)
+                replaced.append(held)
+            }
+        }
+        count += added
+    }
+
     /// Sets the handle for `key`; returns the handle it replaces, if any. O(1) amortised.
     @discardableResult @usableFromInline
     mutating func updateHandle(_ handle: Int, for key: Int) -> Int? {
@@ -101,13 +153,18 @@ struct HandleTable {
     /// The same keys and handles in a table with room for `capacity` keys.
     private mutating func rehash(capacity: Int) {
         let old = slots
+        let held = count
         self = HandleTable(capacity: capacity)
-        count = 0
-        for entry in old where entry.handle >= 0 {
-            var slot = entry.key & mask
-            while slots[slot].handle >= 0 { slot = (slot + 1) & mask }
-            slots[slot] = entry
-            count += 1
+        count = held
+        let mask = mask
+        slots.withUnsafeMutableBufferPointer { slots in
+            old.withUnsafeBufferPointer { old in
+                for entry in old where entry.handle >= 0 {
+                    var slot = entry.key & mask
+                    while slots[slot].handle >= 0 { slot = (slot + 1) & mask }
+                    slots[slot] = entry
+                }
+            }
         }
     }
 

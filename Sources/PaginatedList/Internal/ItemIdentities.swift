@@ -48,13 +48,7 @@ final class ItemIdentities {
     /// each other, so in one tight loop the cache misses of a large table overlap.
     @usableFromInline
     func firstHandles(hashes: [Int]) -> (handles: [Int], anyHeld: Bool) {
-        var anyHeld = false
-        let handles = hashes.map { hash in
-            let handle = handleByHash.handle(for: hash) ?? -1
-            if handle >= 0 { anyHeld = true }
-            return handle
-        }
-        return (handles, anyHeld)
+        handleByHash.handles(for: hashes)
     }
 
     /// The next handle after `handle` whose id has the same hash value; -1 if none. O(1).
@@ -73,6 +67,14 @@ final class ItemIdentities {
     /// puts them at `position`.
     @usableFromInline
     func insert(hashes: [Int], at position: Int) {
+        if freeHandles.isEmpty {
+            // No handle to give again (a growing list): the next ones in a row, in batches.
+            let first = hashOfHandle.count
+            hashOfHandle.append(contentsOf: hashes)
+            handleByHash.updateHandles(from: first, for: hashes, replaced: &nextWithSameHash)
+            positions.insert(first ..< first + hashes.count, at: position)
+            return
+        }
         var handles = ContiguousArray<Int>()
         handles.reserveCapacity(hashes.count)
         // Room in the table for the whole batch at once (it doubles when it grows). Not for the arrays:

@@ -90,6 +90,35 @@ struct HandleTable {
         count += added
     }
 
+    /// Gives `keys[i]` the handle `firstHandle + i`, for each `i`, if none of `keys` is held and no two
+    /// are equal, and returns `true`; else changes nothing (but may grow) and returns `false`. One probe
+    /// per key, which both looks it up and places it. O(1) amortised per key.
+    mutating func insertNew(from firstHandle: Int, for keys: [Int]) -> Bool {
+        precondition(firstHandle >= 0, "HandleTable: handles are non-negative")
+        reserveCapacity(count + keys.count)
+        let mask = mask
+        let placed: Int = slots.withUnsafeMutableBufferPointer { slots in
+            for index in keys.indices {
+                let key = keys[index]
+                var slot = key & mask
+                while true {
+                    let entry = slots[slot]
+                    if entry.handle < 0 { break }
+                    if entry.key == key { return index }
+                    slot = (slot + 1) & mask
+                }
+                slots[slot] = Entry(key: key, handle: firstHandle + index)
+            }
+            return keys.count
+        }
+        count += placed
+        guard placed == keys.count else {
+            for key in keys[..<placed] { removeHandle(for: key) }
+            return false
+        }
+        return true
+    }
+
     /// Sets the handle for `key`; returns the handle it replaces, if any. O(1) amortised.
     @discardableResult @usableFromInline
     mutating func updateHandle(_ handle: Int, for key: Int) -> Int? {

@@ -63,6 +63,25 @@ final class ItemIdentities {
         positions.position(of: handle)
     }
 
+    /// If no held id hashes to one of `hashes` and no two of them are equal (the common page: new ids, each
+    /// once), records new items with those hashes at `position` and returns `true`; else changes nothing
+    /// and returns `false` (the caller sorts the batch). A growing list looks up and records each hash in
+    /// one probe of the table.
+    @usableFromInline
+    func insertIfNew(hashes: [Int], at position: Int) -> Bool {
+        guard freeHandles.isEmpty else {
+            guard !handleByHash.handles(for: hashes).anyHeld, HandleTable.distinct(hashes) else { return false }
+            insert(hashes: hashes, at: position)
+            return true
+        }
+        let first = hashOfHandle.count
+        guard handleByHash.insertNew(from: first, for: hashes) else { return false }
+        hashOfHandle.append(contentsOf: hashes)
+        nextWithSameHash.append(contentsOf: repeatElement(-1, count: hashes.count))
+        positions.insert(first ..< first + hashes.count, at: position)
+        return true
+    }
+
     /// Gives a handle to each of the new items whose ids hash to `hashes` (ids distinct, none held), and
     /// puts them at `position`.
     @usableFromInline
@@ -165,13 +184,13 @@ struct SortedBatch<Item> {
 /// (inlined, the cast's opened type would stay abstract); what they call is.
 @usableFromInline
 enum IdentityRules<Item> {
-    /// `batch` sorted against the held items (`items`, whose ids are `identities`).
+    /// `batch` (whose ids hash to `hashes`) sorted against the held items (`items`, whose ids are
+    /// `identities`).
     @inlinable @inline(never)
     static func sort<Element: Identifiable>(
-        _ batch: [Item], _ identities: ItemIdentities, _ items: ItemList<Item>, as _: Element.Type
+        _ batch: [Item], hashes: [Int], _ identities: ItemIdentities, _ items: ItemList<Item>, as _: Element.Type
     ) -> SortedBatch<Item> {
-        // Every id's hash, then every lookup: see `ItemIdentities.firstHandles(hashes:)`.
-        let hashes = hashes(batch, as: Element.self)
+        // Every lookup in one loop: see `ItemIdentities.firstHandles(hashes:)`.
         let (candidates, anyHeld) = identities.firstHandles(hashes: hashes)
         // The common page: no id held and none twice, so the batch goes in as it is.
         if !anyHeld && HandleTable.distinct(hashes) { return SortedBatch(fresh: batch, freshHashes: hashes) }

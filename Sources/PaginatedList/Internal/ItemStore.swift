@@ -148,7 +148,20 @@ struct ItemStore<Item> {
             let range = index ..< index + batch.count
             return [asAppend ? .appended(range) : .inserted(range)]
         }
-        let sorted = IdentityRules.sort(batch, identities.unsafelyUnwrapped, items, as: type)
+        let hashes = IdentityRules.hashes(batch, as: type)
+        // The common page (no id held, none twice) goes in as it is: its ids are checked and recorded in
+        // one pass (`insertIfNew`). Shared identities are not written here: they are copied only if the
+        // batch turns out to add items.
+        if isKnownUniquelyReferenced(&identities), identities.unsafelyUnwrapped.insertIfNew(hashes: hashes, at: index) {
+            if index == items.count {
+                items.append(contentsOf: batch)
+            } else {
+                items.insert(contentsOf: batch, at: index)
+            }
+            let range = index ..< index + batch.count
+            return [asAppend ? .appended(range) : .inserted(range)]
+        }
+        let sorted = IdentityRules.sort(batch, hashes: hashes, identities.unsafelyUnwrapped, items, as: type)
         for (offset, item) in sorted.updated { items[offset] = item }
         var changes: [ItemListChange] = []
         if !sorted.fresh.isEmpty {

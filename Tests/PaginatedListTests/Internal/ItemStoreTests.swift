@@ -291,6 +291,28 @@ struct HandleTableTests {
         }
     }
 
+    @Test func insertNewRecordsABatchOnlyIfNoKeyIsHeldOrRepeated() {
+        for seed in 0 ..< UInt64(50) {
+            var random = SplitMix64(seed: seed)
+            func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+            var table = HandleTable()
+            var model: [Int: Int] = [:]
+            let keys = (0 ..< 600).map { $0 % 3 == 0 ? $0 * 64 : Int(bitPattern: UInt(random.next())) }
+            var nextHandle = 0
+            for _ in 0 ..< 40 {
+                let batch = (0 ..< below(60)).map { _ in keys[below(keys.count)] }
+                let fresh = Set(batch).count == batch.count && !batch.contains { model[$0] != nil }
+                #expect(table.insertNew(from: nextHandle, for: batch) == fresh)
+                if fresh {
+                    for (offset, key) in batch.enumerated() { model[key] = nextHandle + offset }
+                    nextHandle += batch.count
+                }
+                #expect(table.count == model.count)
+                #expect(Dictionary(uniqueKeysWithValues: table.entries.map { ($0.key, $0.handle) }) == model)
+            }
+        }
+    }
+
     @Test func distinctTellsRepeatedKeys() {
         var random = SplitMix64(seed: 7)
         for length in [0, 1, 2, 16, 17, 100, 1_000] {

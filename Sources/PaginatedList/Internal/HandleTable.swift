@@ -1,10 +1,11 @@
-/// A hash table from hash values to handles (non-negative integers), for `IdentifiedItems`.
+/// A hash table from hash values to handles (non-negative integers), for `ItemIdentities`.
 ///
 /// Its keys are already the output of `Hasher` (an id's `hashValue`), well mixed, so the table uses their
 /// low bits directly instead of hashing them again as `Dictionary<Int, Int>` would; open addressing with
 /// linear probing, at most half full, backward-shift deletion (no tombstones). A key and its handle sit
 /// side by side, so a lookup in a large table costs one cache miss, not two. Not generic: compiled for
-/// `Int` once.
+/// `Int` once (its methods are called, not inlined, from the inlinable `IdentifiedBatches`).
+@usableFromInline
 struct HandleTable {
     private struct Entry {
         var key: Int
@@ -18,6 +19,7 @@ struct HandleTable {
     private(set) var count = 0
 
     /// An empty table with room for `capacity` keys before it grows.
+    @usableFromInline
     init(capacity: Int = 8) {
         var size = 16
         while size < 2 * capacity { size *= 2 }
@@ -36,8 +38,89 @@ struct HandleTable {
         }
     }
 
+    /// `handle(for:)` of each of `keys` (-1: none), and whether any is held. In one tight loop, the
+    /// cache misses of a large table overlap instead of queueing one after another.
+    func handles(for keys: [Int]) -> (handles: [Int], anyHeld: Bool) {
+        var anyHeld = false
+        let handles = [Int](unsafeUninitializedCapacity: keys.count) { result, initialized in
+            slots.withUnsafeBufferPointer { slots in
+                for index in keys.indices {
+                    let key = keys[index]
+                    var slot = key & mask
+                    var found = -1
+                    while true {
+                        let entry = slots[slot]
+                        if entry.handle < 0 { break }
+                        if entry.key == key { found = entry.handle; break }
+                        slot = (slot + 1) & mask
+                    }
+                    if found >= 0 { anyHeld = true }
+                    result.initializeElement(at: index, to: found)
+                }
+            }
+            initialized = keys.count
+        }
+        return (handles, anyHeld)
+    }
+
+    /// Gives `keys[i]` the handle `firstHandle + i`, for each `i` in order, and appends to `replaced` the
+    /// handle each replaces (-1: none). O(1) amortised per key.
+    mutating func updateHandles(from firstHandle: Int, for keys: [Int], replaced: inout ContiguousArray<Int>) {
+        precondition(firstHandle >= 0, "HandleTable: handles are non-negative")
+        reserveCapacity(count + keys.count)
+        let mask = mask
+        var added = 0
+        slots.withUnsafeMutableBufferPointer { slots in
+            for index in keys.indices {
+                let key = keys[index]
+                let handle = firstHandle + index
+                var slot = key & mask
+                var held = -1
+                while true {
+                    let entry = slots[slot]
+                    if entry.handle < 0 { break }
+                    if entry.key == key { held = entry.handle; break }
+                    slot = (slot + 1) & mask
+                }
+                if held < 0 { added += 1 }
+                slots[slot] = Entry(key: key, handle: handle)
+                replaced.append(held)
+            }
+        }
+        count += added
+    }
+
+    /// Gives `keys[i]` the handle `firstHandle + i`, for each `i`, if none of `keys` is held and no two
+    /// are equal, and returns `true`; else changes nothing (but may grow) and returns `false`. One probe
+    /// per key, which both looks it up and places it. O(1) amortised per key.
+    mutating func insertNew(from firstHandle: Int, for keys: [Int]) -> Bool {
+        precondition(firstHandle >= 0, "HandleTable: handles are non-negative")
+        reserveCapacity(count + keys.count)
+        let mask = mask
+        let placed: Int = slots.withUnsafeMutableBufferPointer { slots in
+            for index in keys.indices {
+                let key = keys[index]
+                var slot = key & mask
+                while true {
+                    let entry = slots[slot]
+                    if entry.handle < 0 { break }
+                    if entry.key == key { return index }
+                    slot = (slot + 1) & mask
+                }
+                slots[slot] = Entry(key: key, handle: firstHandle + index)
+            }
+            return keys.count
+        }
+        count += placed
+        guard placed == keys.count else {
+            for key in keys[..<placed] { removeHandle(for: key) }
+            return false
+        }
+        return true
+    }
+
     /// Sets the handle for `key`; returns the handle it replaces, if any. O(1) amortised.
-    @discardableResult
+    @discardableResult @usableFromInline
     mutating func updateHandle(_ handle: Int, for key: Int) -> Int? {
         precondition(handle >= 0, "HandleTable: handles are non-negative")
         var slot = key & mask
@@ -86,9 +169,65 @@ struct HandleTable {
         slots.compactMap { $0.handle < 0 ? nil : ($0.key, $0.handle) }
     }
 
+    /// Makes room for `capacity` keys before the table grows again (at least doubling, so that reserving
+    /// a page at a time stays amortised O(1) per key).
+    mutating func reserveCapacity(_ capacity: Int) {
+        if 2 * capacity > slots.count { rehash(capacity: Swift.max(capacity, slots.count)) }
+    }
+
     private mutating func grow() {
-        let old = entries
-        self = HandleTable(capacity: slots.count)
-        for (key, handle) in old { updateHandle(handle, for: key) }
+        rehash(capacity: slots.count)
+    }
+
+    /// The same keys and handles in a table with room for `capacity` keys.
+    private mutating func rehash(capacity: Int) {
+        let old = slots
+        let held = count
+        self = HandleTable(capacity: capacity)
+        count = held
+        let mask = mask
+        slots.withUnsafeMutableBufferPointer { slots in
+            old.withUnsafeBufferPointer { old in
+                for entry in old where entry.handle >= 0 {
+                    var slot = entry.key & mask
+                    while slots[slot].handle >= 0 { slot = (slot + 1) & mask }
+                    slots[slot] = entry
+                }
+            }
+        }
+    }
+
+    /// Whether no two of `keys` are equal. O(n) expected, no heap allocation for up to a few thousand keys.
+    @usableFromInline
+    static func distinct(_ keys: [Int]) -> Bool {
+        if keys.count <= 16 {
+            for i in keys.indices {
+                for j in keys.indices where j > i && keys[j] == keys[i] { return false }
+            }
+            return true
+        }
+        var size = 32
+        while size < 2 * keys.count { size *= 2 }
+        let mask = size - 1
+        // A slot holds a key; `Int.min` marks an empty slot (and a key equal to it is tracked aside).
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: size) { slots in
+            slots.initialize(repeating: .min)
+            var sawMin = false
+            for key in keys {
+                if key == .min {
+                    if sawMin { return false }
+                    sawMin = true
+                    continue
+                }
+                var slot = key & mask
+                while true {
+                    let held = slots[slot]
+                    if held == .min { slots[slot] = key; break }
+                    if held == key { return false }
+                    slot = (slot + 1) & mask
+                }
+            }
+            return true
+        }
     }
 }

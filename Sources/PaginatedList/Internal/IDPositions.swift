@@ -48,8 +48,10 @@ final class IDPositions {
 
     @exclusivity(unchecked) private(set) var root = Node(isLeaf: true)
     @exclusivity(unchecked) private(set) var count = 0
-    /// The leaf holding each handle (`nil` for a handle not held), indexed by handle.
-    @exclusivity(unchecked) private var leaves: ContiguousArray<Node?> = []
+    /// The leaf holding each handle (`nil` for a handle not held), indexed by handle. Unretained: the tree
+    /// holds every node, and a handle's entry changes whenever its handle moves to another leaf or goes;
+    /// so recording a leaf for each handle of a page costs no reference counting.
+    @exclusivity(unchecked) private var leaves: ContiguousArray<Unmanaged<Node>?> = []
 
     init() {}
 
@@ -69,7 +71,7 @@ final class IDPositions {
 
     /// The position of `handle`, which must be held. O(log n).
     func position(of handle: Int) -> Int {
-        let leaf = leaves[handle].unsafelyUnwrapped
+        let leaf = leaves[handle].unsafelyUnwrapped.takeUnretainedValue()
         var position = leaf.handles.firstIndex(of: handle)!
         var node = leaf
         while let parent = node.parent {
@@ -137,7 +139,16 @@ final class IDPositions {
         }
         let atEnd = offset == node.handles.count
         node.handles.insert(contentsOf: handles, at: offset)
-        for handle in handles { setLeaf(node, of: handle) }
+        // The leaf of every new handle: room for the largest once, then plain stores.
+        var largest = -1
+        for handle in handles where handle > largest { largest = handle }
+        if largest >= leaves.count {
+            leaves.append(contentsOf: repeatElement(nil, count: Swift.max(largest + 1 - leaves.count, leaves.count)))
+        }
+        let leaf = Unmanaged.passUnretained(node)
+        leaves.withUnsafeMutableBufferPointer { leaves in
+            for handle in handles { leaves[handle] = leaf }
+        }
         if node.handles.count > Self.leafCapacity { split(node, fillingLeft: atEnd) }
     }
 
@@ -182,7 +193,7 @@ final class IDPositions {
     /// Records that `leaf` holds `handle`.
     private func setLeaf(_ leaf: Node, of handle: Int) {
         if handle >= leaves.count { leaves.append(contentsOf: repeatElement(nil, count: Swift.max(handle + 1 - leaves.count, leaves.count))) }
-        leaves[handle] = leaf
+        leaves[handle] = Unmanaged.passUnretained(leaf)
     }
 
     // MARK: - Balance
@@ -201,7 +212,7 @@ final class IDPositions {
             let sibling = Node(isLeaf: node.isLeaf)
             if node.isLeaf {
                 sibling.handles.append(contentsOf: node.handles[start ..< start + piece])
-                for handle in sibling.handles { leaves[handle] = sibling }
+                for handle in sibling.handles { leaves[handle] = Unmanaged.passUnretained(sibling) }
             } else {
                 sibling.children.append(contentsOf: node.children[start ..< start + piece])
                 sibling.counts.append(contentsOf: node.counts[start ..< start + piece])
@@ -276,7 +287,7 @@ final class IDPositions {
     private func move(_ entries: Int, from source: Node, toEndOf target: Node) -> Int {
         if source.isLeaf {
             target.handles.append(contentsOf: source.handles[..<entries])
-            for handle in source.handles[..<entries] { leaves[handle] = target }
+            for handle in source.handles[..<entries] { leaves[handle] = Unmanaged.passUnretained(target) }
             source.handles.removeSubrange(..<entries)
             return entries
         }
@@ -295,7 +306,7 @@ final class IDPositions {
         if source.isLeaf {
             let range = (source.handles.count - entries)...
             target.handles.insert(contentsOf: source.handles[range], at: 0)
-            for handle in source.handles[range] { leaves[handle] = target }
+            for handle in source.handles[range] { leaves[handle] = Unmanaged.passUnretained(target) }
             source.handles.removeSubrange(range)
             return entries
         }
@@ -343,7 +354,7 @@ final class IDPositions {
                 problems.append("\(path): size \(node.size), expected \(minimum)...\(capacity)")
             }
             if node.isLeaf {
-                for handle in node.handles where handle >= leaves.count || leaves[handle] !== node {
+                for handle in node.handles where handle >= leaves.count || leaves[handle]?.takeUnretainedValue() !== node {
                     problems.append("\(path): handle \(handle) maps to another leaf")
                 }
                 seen += node.handles.count

@@ -9,21 +9,26 @@
 ///   view that applies them in order reads every new value from the new snapshot.
 ///
 /// Costs: the items are a persistent `ItemList` (a snapshot handed out is never written; an edit copies
-/// only its path), and their ids are in `IdentifiedItems`, which finds any id's position in O(log n). So finding an
+/// only its path), and their ids are in `ItemIdentities`, which finds any id's position in O(log n). So finding an
 /// item by id, replacing or removing it is O(log n); inserting or appending a batch of k items is
 /// O(k + log n) (plus O(log n) for each held id the batch updates); removing k items is O(k + log n).
 // Inlinable: a page or an edit specialises for the client's `Item` (`Benchmarks itemlist`, view model and edit rows).
 @usableFromInline
 struct ItemStore<Item> {
     @usableFromInline var items = ItemList<Item>()
-    /// The ids of `items` and their positions (nothing when `Item` is not `Identifiable`). Written only
+    /// The ids of `items` and their positions (`nil` when `Item` is not `Identifiable`). Written only
     /// while this store holds it alone (`uniqueIdentities()`), so a copied store keeps its own.
-    @usableFromInline var identities: ItemIdentities<Item>
+    @usableFromInline var identities: ItemIdentities?
 
     @inlinable
     init() {
-        identities = ItemIdentities.make()
+        identities = Item.self is any Identifiable.Type ? ItemIdentities() : nil
     }
+
+    /// `Item` as an `Identifiable` type, if it is one. In a client that knows its `Item`, the cast folds:
+    /// the calls of `IdentityRules` that take it are then specialised for that type.
+    @inlinable
+    static var identifiable: (any Identifiable.Type)? { Item.self as? any Identifiable.Type }
 
     @inlinable
     var count: Int { items.count }
@@ -32,24 +37,27 @@ struct ItemStore<Item> {
 
     /// Whether items are found by identity.
     @inlinable
-    var isIdentified: Bool { identities.isIdentified }
+    var isIdentified: Bool { identities != nil }
 
     /// The position of the item with `item`'s id, if held. O(log n).
     @inlinable
     func position(ofIDOf item: Item) -> Int? {
-        identities.position(ofIDOf: item, in: items)
+        guard let identities, let type = Self.identifiable else { return nil }
+        return IdentityRules.position(ofIDOf: item, identities, items, as: type)
     }
 
     /// The id of `item` as a key, when `Item` is `Identifiable`.
     @inlinable
     func key(of item: Item) -> AnyHashable? {
-        identities.key(of: item)
+        guard let type = Self.identifiable else { return nil }
+        return IdentityRules.key(of: item, as: type)
     }
 
     /// The position of the item whose id is `key`, if held. O(log n).
     @inlinable
     func position(ofKey key: AnyHashable) -> Int? {
-        identities.position(ofKey: key, in: items)
+        guard let identities, let type = Self.identifiable else { return nil }
+        return IdentityRules.position(ofKey: key, identities, items, as: type)
     }
 
     // MARK: - Edits
@@ -83,7 +91,7 @@ struct ItemStore<Item> {
     @inlinable
     mutating func remove(at index: Int) -> [ItemListChange] {
         items.remove(at: index)
-        uniqueIdentities().removed(index ..< index + 1)
+        uniqueIdentities()?.removed(index ..< index + 1)
         return [.removed([index])]
     }
 
@@ -92,7 +100,7 @@ struct ItemStore<Item> {
     mutating func removeSubrange(_ range: Range<Int>) -> [ItemListChange] {
         guard !range.isEmpty else { return [] }
         items.removeSubrange(range)
-        uniqueIdentities().removed(range)
+        uniqueIdentities()?.removed(range)
         return [.removed(Array(range))]
     }
 
@@ -101,14 +109,26 @@ struct ItemStore<Item> {
     mutating func removeAll() -> [ItemListChange] {
         guard !items.isEmpty else { return [] }
         items = ItemList()
-        identities = identities.emptied()
+        if identities != nil { identities = ItemIdentities() }
         return [.reset]
     }
 
     /// What is wrong with the store, if anything: the list's structure, and the ids against the items.
     /// O(n); for tests.
     func invariantViolations() -> [String] {
-        items.invariantViolations() + identities.invariantViolations(against: items)
+        var problems = items.invariantViolations()
+        guard let type = Self.identifiable else {
+            if identities != nil { problems.append("identities held for items without identity") }
+            return problems
+        }
+        guard let identities else { return problems + ["no identities for Identifiable items"] }
+        let list = Array(items)
+        problems += identities.invariantViolations(hashes: IdentityRules.hashes(list, as: type))
+        guard problems.isEmpty else { return problems }
+        for (position, item) in list.enumerated() where self.position(ofIDOf: item) != position {
+            problems.append("position \(position): its id is found elsewhere")
+        }
+        return problems
     }
 
     // MARK: - Helpers
@@ -116,9 +136,10 @@ struct ItemStore<Item> {
     @inlinable
     mutating func insert(_ batch: [Item], at index: Int, asAppend: Bool) -> [ItemListChange] {
         guard !batch.isEmpty else { return [] }
-        guard identities.isIdentified else {
-            // Without identity every item is new and nothing is recorded: no batch to sort (an
-            // unspecialised `SortedBatch` behind the class, `Benchmarks itemlist`, Int items).
+        // No local binding of `identities`: it would hold a second reference to them, and
+        // `uniqueIdentities()` below would then copy them.
+        guard identities != nil, let type = Self.identifiable else {
+            // Without identity every item is new and nothing is recorded: no batch to sort.
             if index == items.count {
                 items.append(contentsOf: batch)
             } else {
@@ -127,7 +148,20 @@ struct ItemStore<Item> {
             let range = index ..< index + batch.count
             return [asAppend ? .appended(range) : .inserted(range)]
         }
-        let sorted = identities.sort(batch, in: items)
+        let hashes = IdentityRules.hashes(batch, as: type)
+        // The common page (no id held, none twice) goes in as it is: its ids are checked and recorded in
+        // one pass (`insertIfNew`). Shared identities are not written here: they are copied only if the
+        // batch turns out to add items.
+        if isKnownUniquelyReferenced(&identities), identities.unsafelyUnwrapped.insertIfNew(hashes: hashes, at: index) {
+            if index == items.count {
+                items.append(contentsOf: batch)
+            } else {
+                items.insert(contentsOf: batch, at: index)
+            }
+            let range = index ..< index + batch.count
+            return [asAppend ? .appended(range) : .inserted(range)]
+        }
+        let sorted = IdentityRules.sort(batch, hashes: hashes, identities.unsafelyUnwrapped, items, as: type)
         for (offset, item) in sorted.updated { items[offset] = item }
         var changes: [ItemListChange] = []
         if !sorted.fresh.isEmpty {
@@ -136,7 +170,7 @@ struct ItemStore<Item> {
             } else {
                 items.insert(contentsOf: sorted.fresh, at: index)
             }
-            uniqueIdentities().inserted(sorted, at: index)
+            uniqueIdentities()?.insert(hashes: sorted.freshHashes, at: index)
             let range = index ..< index + sorted.fresh.count
             changes.append(asAppend ? .appended(range) : .inserted(range))
         }
@@ -148,8 +182,8 @@ struct ItemStore<Item> {
 
     /// The identities, copied first if another store shares them.
     @inlinable
-    mutating func uniqueIdentities() -> ItemIdentities<Item> {
-        if !isKnownUniquelyReferenced(&identities) { identities = identities.copy() }
+    mutating func uniqueIdentities() -> ItemIdentities? {
+        if identities != nil && !isKnownUniquelyReferenced(&identities) { identities = identities?.copy() }
         return identities
     }
 }

@@ -262,4 +262,72 @@ struct HandleTableTests {
             #expect(Dictionary(uniqueKeysWithValues: table.entries.map { ($0.key, $0.handle) }) == model)
         }
     }
+
+    @Test func batchLookupsAndUpdatesAgreeWithADictionary() {
+        for seed in 0 ..< UInt64(50) {
+            var random = SplitMix64(seed: seed)
+            func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+            var table = HandleTable()
+            var model: [Int: Int] = [:]
+            // Keys that share their low bits, so that runs form and wrap; batches repeat keys sometimes.
+            let keys = (0 ..< 400).map { $0 % 3 == 0 ? $0 * 64 : Int(bitPattern: UInt(random.next())) }
+            var nextHandle = 0
+            for _ in 0 ..< 40 {
+                let batch = (0 ..< below(120)).map { _ in keys[below(keys.count)] }
+                let (found, anyHeld) = table.handles(for: batch)
+                #expect(found == batch.map { model[$0] ?? -1 })
+                #expect(anyHeld == batch.contains { model[$0] != nil })
+                var replaced = ContiguousArray<Int>()
+                table.updateHandles(from: nextHandle, for: batch, replaced: &replaced)
+                var expected: [Int] = []
+                for (offset, key) in batch.enumerated() {
+                    expected.append(model.updateValue(nextHandle + offset, forKey: key) ?? -1)
+                }
+                #expect(Array(replaced) == expected)
+                nextHandle += batch.count
+                #expect(table.count == model.count)
+            }
+            for key in keys { #expect(table.handle(for: key) == model[key]) }
+        }
+    }
+
+    @Test func insertNewRecordsABatchOnlyIfNoKeyIsHeldOrRepeated() {
+        for seed in 0 ..< UInt64(50) {
+            var random = SplitMix64(seed: seed)
+            func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+            var table = HandleTable()
+            var model: [Int: Int] = [:]
+            let keys = (0 ..< 600).map { $0 % 3 == 0 ? $0 * 64 : Int(bitPattern: UInt(random.next())) }
+            var nextHandle = 0
+            for _ in 0 ..< 40 {
+                let batch = (0 ..< below(60)).map { _ in keys[below(keys.count)] }
+                let fresh = Set(batch).count == batch.count && !batch.contains { model[$0] != nil }
+                #expect(table.insertNew(from: nextHandle, for: batch) == fresh)
+                if fresh {
+                    for (offset, key) in batch.enumerated() { model[key] = nextHandle + offset }
+                    nextHandle += batch.count
+                }
+                #expect(table.count == model.count)
+                #expect(Dictionary(uniqueKeysWithValues: table.entries.map { ($0.key, $0.handle) }) == model)
+            }
+        }
+    }
+
+    @Test func distinctTellsRepeatedKeys() {
+        var random = SplitMix64(seed: 7)
+        for length in [0, 1, 2, 16, 17, 100, 1_000] {
+            for _ in 0 ..< 20 {
+                var keys = (0 ..< length).map { _ in Int(bitPattern: UInt(random.next())) & ~0x3f }
+                if length > 0 && random.next() % 3 == 0 { keys[Int(random.next() % UInt64(length))] = .min }
+                #expect(HandleTable.distinct(keys) == (Set(keys).count == keys.count))
+                if length >= 2 {
+                    keys[Int(random.next() % UInt64(length))] = keys[Int(random.next() % UInt64(length))]
+                    #expect(HandleTable.distinct(keys) == (Set(keys).count == keys.count))
+                    keys[0] = .min
+                    keys[length - 1] = .min
+                    #expect(!HandleTable.distinct(keys))
+                }
+            }
+        }
+    }
 }

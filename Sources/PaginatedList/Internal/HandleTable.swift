@@ -4,7 +4,7 @@
 /// low bits directly instead of hashing them again as `Dictionary<Int, Int>` would; open addressing with
 /// linear probing, at most half full, backward-shift deletion (no tombstones). A key and its handle sit
 /// side by side, so a lookup in a large table costs one cache miss, not two. Not generic: compiled for
-/// `Int` once (its methods are called, not inlined, from the inlinable `IdentifiedBatches`).
+/// `Int` once (its methods are called, not inlined, from the inlinable `IdentityRules`).
 @usableFromInline
 struct HandleTable {
     private struct Entry {

@@ -1,6 +1,6 @@
 /// Where each item of a list is, in O(log n), however many items were inserted or removed above it.
 ///
-/// Items are named by handles: small integers their owner (`IdentifiedItems`) gives them, one per held
+/// Items are named by handles: small integers their owner (`ItemIdentities`) gives them, one per held
 /// item. The handles are kept in list order in a B+tree whose nodes know their parent and the number of
 /// handles under each child; an array gives the leaf that holds each handle. The position of a handle is
 /// its offset in its leaf plus, on the way up to the root, the counts of the children left of the path.

@@ -345,12 +345,21 @@ final class HTTPGuideTests {
 
     // MARK: - Refreshing a feed that changes
 
-    /// Runs `start` (a refresh of `list`, on `ImmediateScheduler`) and waits until the refresh ended.
+    /// Runs `start` (a refresh of `list`, on `ImmediateScheduler`) and waits until the refresh ended: it
+    /// was seen loading, then not. (Polling `isLoading` alone could return before the refresh started: the
+    /// command runs later when an HTTP thread is still delivering the previous load's events.)
     func refreshed<Item>(_ list: PaginatedListViewModel<Item, HTTPError>, _ start: () -> Void) async throws {
+        let progress = Locked((started: false, ended: false))
+        let observation = list.loadStates.signal.observeValues { states in
+            progress.withLock { progress in
+                if states.refresh.isLoading { progress.started = true } else if progress.started { progress.ended = true }
+            }
+        }
+        defer { observation?.dispose() }
         start()
         // A bounded wait, as a safety net.
         let deadline = ContinuousClock.now + .seconds(60)
-        while list.loadStates.value.refresh.isLoading, ContinuousClock.now < deadline {
+        while !progress.withLock({ $0.ended }), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
     }

@@ -47,7 +47,7 @@ Control endpoints (GET or POST; answer JSON):
   /control/move?id=I&to=P                moves the item with id I to position P (counted without it)
   /control/like?id=I&likes=N             sets the counter field "likes" of item I to N
   /control/fault?kind=K&times=T[&after=A] the T feed requests after the next A (0 by default) fail as K:
-                                         500, 429, malformed,
+                                         500, 429 (Retry-After: 1), 429-long (Retry-After: 60), malformed,
                                          truncated (the page's headers, half its body, then close),
                                          drop (the connection closes with no answer),
                                          content-type (a text/html page with status 200),
@@ -440,6 +440,8 @@ class Handler(BaseHTTPRequestHandler):
             return 500, {}, json.dumps({"error": "internal server error"}).encode()
         if fault == "429":
             return 429, {"Retry-After": "1"}, json.dumps({"error": "too many requests"}).encode()
+        if fault == "429-long":
+            return 429, {"Retry-After": "60"}, json.dumps({"error": "too many requests"}).encode()
         if fault == "malformed":
             return 200, validators, b'{"items": [{"id": 1, "title": "Item 1"'
         if fault == "content-type":

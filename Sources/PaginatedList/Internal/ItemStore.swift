@@ -140,44 +140,38 @@ struct ItemStore<Item> {
         // `uniqueIdentities()` below would then copy them.
         guard identities != nil, let type = Self.identifiable else {
             // Without identity every item is new and nothing is recorded: no batch to sort.
-            if index == items.count {
-                items.append(contentsOf: batch)
-            } else {
-                items.insert(contentsOf: batch, at: index)
-            }
-            let range = index ..< index + batch.count
-            return [asAppend ? .appended(range) : .inserted(range)]
+            return [place(batch, at: index, asAppend: asAppend)]
         }
         let hashes = IdentityRules.hashes(batch, as: type)
         // The common page (no id held, none twice) goes in as it is: its ids are checked and recorded in
         // one pass (`insertIfNew`). Shared identities are not written here: they are copied only if the
         // batch turns out to add items.
         if isKnownUniquelyReferenced(&identities), identities.unsafelyUnwrapped.insertIfNew(hashes: hashes, at: index) {
-            if index == items.count {
-                items.append(contentsOf: batch)
-            } else {
-                items.insert(contentsOf: batch, at: index)
-            }
-            let range = index ..< index + batch.count
-            return [asAppend ? .appended(range) : .inserted(range)]
+            return [place(batch, at: index, asAppend: asAppend)]
         }
         let sorted = IdentityRules.sort(batch, hashes: hashes, identities.unsafelyUnwrapped, items, as: type)
         for (offset, item) in sorted.updated { items[offset] = item }
         var changes: [ItemListChange] = []
         if !sorted.fresh.isEmpty {
-            if index == items.count {
-                items.append(contentsOf: sorted.fresh)
-            } else {
-                items.insert(contentsOf: sorted.fresh, at: index)
-            }
+            changes.append(place(sorted.fresh, at: index, asAppend: asAppend))
             uniqueIdentities()?.insert(hashes: sorted.freshHashes, at: index)
-            let range = index ..< index + sorted.fresh.count
-            changes.append(asAppend ? .appended(range) : .inserted(range))
         }
         if !sorted.updated.isEmpty {
             changes.append(.updated(sorted.updated.keys.map { $0 >= index ? $0 + sorted.fresh.count : $0 }.sorted()))
         }
         return changes
+    }
+
+    /// Puts `fresh` (items not held) into the list at `index`; returns the change that says so.
+    @inlinable
+    mutating func place(_ fresh: [Item], at index: Int, asAppend: Bool) -> ItemListChange {
+        if index == items.count {
+            items.append(contentsOf: fresh)
+        } else {
+            items.insert(contentsOf: fresh, at: index)
+        }
+        let range = index ..< index + fresh.count
+        return asAppend ? .appended(range) : .inserted(range)
     }
 
     /// The identities, copied first if another store shares them.

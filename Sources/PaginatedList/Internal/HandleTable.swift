@@ -27,15 +27,29 @@ struct HandleTable {
         mask = size - 1
     }
 
-    /// The handle for `key`, if any. O(1) expected.
-    func handle(for key: Int) -> Int? {
+    /// Where `key` is in `slots` (a table of `mask + 1` slots): its slot and its handle, or the empty slot
+    /// where it would go and -1. The probe every lookup and update shares.
+    @inline(__always)
+    private static func probe(_ slots: UnsafePointer<Entry>, mask: Int, for key: Int) -> (slot: Int, handle: Int) {
         var slot = key & mask
         while true {
             let entry = slots[slot]
-            if entry.handle < 0 { return nil }
-            if entry.key == key { return entry.handle }
+            if entry.handle < 0 { return (slot, -1) }
+            if entry.key == key { return (slot, entry.handle) }
             slot = (slot + 1) & mask
         }
+    }
+
+    /// `probe` in this table.
+    @inline(__always)
+    private func probe(for key: Int) -> (slot: Int, handle: Int) {
+        slots.withUnsafeBufferPointer { Self.probe($0.baseAddress!, mask: mask, for: key) }
+    }
+
+    /// The handle for `key`, if any. O(1) expected.
+    func handle(for key: Int) -> Int? {
+        let handle = probe(for: key).handle
+        return handle < 0 ? nil : handle
     }
 
     /// `handle(for:)` of each of `keys` (-1: none), and whether any is held. In one tight loop, the
@@ -45,15 +59,7 @@ struct HandleTable {
         let handles = [Int](unsafeUninitializedCapacity: keys.count) { result, initialized in
             slots.withUnsafeBufferPointer { slots in
                 for index in keys.indices {
-                    let key = keys[index]
-                    var slot = key & mask
-                    var found = -1
-                    while true {
-                        let entry = slots[slot]
-                        if entry.handle < 0 { break }
-                        if entry.key == key { found = entry.handle; break }
-                        slot = (slot + 1) & mask
-                    }
+                    let found = Self.probe(slots.baseAddress!, mask: mask, for: keys[index]).handle
                     if found >= 0 { anyHeld = true }
                     result.initializeElement(at: index, to: found)
                 }
@@ -73,17 +79,9 @@ struct HandleTable {
         slots.withUnsafeMutableBufferPointer { slots in
             for index in keys.indices {
                 let key = keys[index]
-                let handle = firstHandle + index
-                var slot = key & mask
-                var held = -1
-                while true {
-                    let entry = slots[slot]
-                    if entry.handle < 0 { break }
-                    if entry.key == key { held = entry.handle; break }
-                    slot = (slot + 1) & mask
-                }
+                let (slot, held) = Self.probe(UnsafePointer(slots.baseAddress!), mask: mask, for: key)
                 if held < 0 { added += 1 }
-                slots[slot] = Entry(key: key, handle: handle)
+                slots[slot] = Entry(key: key, handle: firstHandle + index)
                 replaced.append(held)
             }
         }
@@ -100,13 +98,8 @@ struct HandleTable {
         let placed: Int = slots.withUnsafeMutableBufferPointer { slots in
             for index in keys.indices {
                 let key = keys[index]
-                var slot = key & mask
-                while true {
-                    let entry = slots[slot]
-                    if entry.handle < 0 { break }
-                    if entry.key == key { return index }
-                    slot = (slot + 1) & mask
-                }
+                let (slot, held) = Self.probe(UnsafePointer(slots.baseAddress!), mask: mask, for: key)
+                if held >= 0 { return index }
                 slots[slot] = Entry(key: key, handle: firstHandle + index)
             }
             return keys.count
@@ -123,15 +116,10 @@ struct HandleTable {
     @discardableResult @usableFromInline
     mutating func updateHandle(_ handle: Int, for key: Int) -> Int? {
         precondition(handle >= 0, "HandleTable: handles are non-negative")
-        var slot = key & mask
-        while true {
-            let held = slots[slot].handle
-            if held < 0 { break }
-            if slots[slot].key == key {
-                slots[slot].handle = handle
-                return held
-            }
-            slot = (slot + 1) & mask
+        let (slot, held) = probe(for: key)
+        if held >= 0 {
+            slots[slot].handle = handle
+            return held
         }
         slots[slot] = Entry(key: key, handle: handle)
         count += 1
@@ -141,12 +129,9 @@ struct HandleTable {
 
     /// Removes `key` and its handle, if held. O(1) expected.
     mutating func removeHandle(for key: Int) {
-        var hole = key & mask
-        while true {
-            if slots[hole].handle < 0 { return }
-            if slots[hole].key == key { break }
-            hole = (hole + 1) & mask
-        }
+        let found = probe(for: key)
+        guard found.handle >= 0 else { return }
+        var hole = found.slot
         // Backward shift: move later entries of the run into the hole when their home slot allows it.
         var slot = hole
         while true {

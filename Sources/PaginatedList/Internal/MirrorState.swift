@@ -60,8 +60,7 @@ struct LoadFailures: Equatable, Sendable {
 }
 
 /// The cases of `LoadStates`, without their errors: what the view model compares to publish only what
-/// changed. Not generic, so comparing costs no generic metadata lookups in the view model's unspecialised
-/// code (`Benchmarks itemlist`, view model rows).
+/// changed. Not generic: comparing needs neither the errors nor `Equatable` failures.
 // Inlinable: compared in every transition (see `MirrorState`).
 @usableFromInline
 struct LoadShape: Equatable, Sendable {

@@ -242,18 +242,17 @@ struct HandleTableTests {
     @Test func agreesWithADictionaryThroughSeededUpdatesAndRemovals() {
         for seed in 0 ..< UInt64(50) {
             var random = SplitMix64(seed: seed)
-            func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
             var table = HandleTable()
             var model: [Int: Int] = [:]
             // Keys that share their low bits (multiples of 64, plus a few), so that runs form and wrap.
             let keys = (0 ..< 300).map { $0 % 3 == 0 ? $0 * 64 : Int(bitPattern: UInt(random.next())) }
             for _ in 0 ..< 2_000 {
-                let key = keys[below(keys.count)]
-                if below(3) == 0 {
+                let key = keys[random.below(keys.count)]
+                if random.below(3) == 0 {
                     table.removeHandle(for: key)
                     model[key] = nil
                 } else {
-                    let handle = below(1_000)
+                    let handle = random.below(1_000)
                     #expect(table.updateHandle(handle, for: key) == model.updateValue(handle, forKey: key))
                 }
             }
@@ -266,14 +265,13 @@ struct HandleTableTests {
     @Test func batchLookupsAndUpdatesAgreeWithADictionary() {
         for seed in 0 ..< UInt64(50) {
             var random = SplitMix64(seed: seed)
-            func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
             var table = HandleTable()
             var model: [Int: Int] = [:]
             // Keys that share their low bits, so that runs form and wrap; batches repeat keys sometimes.
             let keys = (0 ..< 400).map { $0 % 3 == 0 ? $0 * 64 : Int(bitPattern: UInt(random.next())) }
             var nextHandle = 0
             for _ in 0 ..< 40 {
-                let batch = (0 ..< below(120)).map { _ in keys[below(keys.count)] }
+                let batch = (0 ..< random.below(120)).map { _ in keys[random.below(keys.count)] }
                 let (found, anyHeld) = table.handles(for: batch)
                 #expect(found == batch.map { model[$0] ?? -1 })
                 #expect(anyHeld == batch.contains { model[$0] != nil })
@@ -294,13 +292,12 @@ struct HandleTableTests {
     @Test func insertNewRecordsABatchOnlyIfNoKeyIsHeldOrRepeated() {
         for seed in 0 ..< UInt64(50) {
             var random = SplitMix64(seed: seed)
-            func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
             var table = HandleTable()
             var model: [Int: Int] = [:]
             let keys = (0 ..< 600).map { $0 % 3 == 0 ? $0 * 64 : Int(bitPattern: UInt(random.next())) }
             var nextHandle = 0
             for _ in 0 ..< 40 {
-                let batch = (0 ..< below(60)).map { _ in keys[below(keys.count)] }
+                let batch = (0 ..< random.below(60)).map { _ in keys[random.below(keys.count)] }
                 let fresh = Set(batch).count == batch.count && !batch.contains { model[$0] != nil }
                 #expect(table.insertNew(from: nextHandle, for: batch) == fresh)
                 if fresh {

@@ -168,8 +168,23 @@ enum ViewModelBenchmarks: BenchmarkSuite {
         add("ours (keeps all \(pages) snapshots)", oursRuns, peak: oursPeak, targets: true)
         add("original all + current (keeps the last snapshot)", baselineRuns, peak: baselinePeak, targets: false)
         let speedUp = summary(baselineRuns).last / summary(oursRuns).last
-        result.figures.append(Figure(name: "original / ours, per page, last \(window) pages",
-                                     value: format(speedUp) + "x"))
+        let startRatio = summary(baselineRuns).first / summary(oursRuns).first
+        // Per window of pages, the median over runs of each run's median page: the first window from
+        // which the original is slower than ours in every window after it.
+        func windowMedians(_ runs: [Run]) -> [Double] {
+            (0 ..< pages / window).map { index in
+                median(runs.map { median(Array($0.perPage[index * window ..< (index + 1) * window])) })
+            }
+        }
+        let oursWindows = windowMedians(oursRuns), originalWindows = windowMedians(baselineRuns)
+        var crossover = oursWindows.count
+        while crossover > 0 && originalWindows[crossover - 1] > oursWindows[crossover - 1] { crossover -= 1 }
+        result.figures += [
+            Figure(name: "original / ours, per page, first \(window) pages", value: format(startRatio) + "x"),
+            Figure(name: "original / ours, per page, last \(window) pages", value: format(speedUp) + "x"),
+            Figure(name: "ours faster than the original in every window of \(window) pages from page",
+                   value: crossover == oursWindows.count ? "none" : String(crossover * window + 1)),
+        ]
 
         let items = pages * pageSize
         result.notes = [

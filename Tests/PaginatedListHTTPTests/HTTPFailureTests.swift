@@ -102,9 +102,17 @@ import Testing
         }
     }
 
+    /// How long the server holds a request that a cancellation test cuts off. Far longer than the test
+    /// can take to notice the request and cut it, even on a starved cooperative pool (under the thread
+    /// sanitizer on two cores, a 30 s hold was once answered before the test's poll saw the request); the
+    /// server stops holding as soon as the client closes the connection, so a passing test never waits.
+    private static let hold = 600
+
     @Test func disposingARunCancelsTheRequestAndTheServerSeesTheConnectionClose() async throws {
         let events = EventLog()
-        let run = HTTPClient().response(from: server.url("/offset?delay=30&tag=slow")).start { events.append("\($0)") }
+        var request = URLRequest(url: server.url("/offset?delay=\(Self.hold)&tag=slow"))
+        request.timeoutInterval = TimeInterval(Self.hold)   // the client must not give up first either
+        let run = HTTPClient().response(for: request).start { events.append("\($0)") }
         try await waitUntilReceived(tag: "slow")
         run.dispose()
         #expect(try await server.settledOutcomes(tag: "slow") == ["closed"])
@@ -118,7 +126,7 @@ import Testing
         )
         let sizes = EventLog()
         list.items.signal.observeValues { sizes.append("\($0.map(\.id))") }
-        try await server.control("slow?delay=30&times=1")
+        try await server.control("slow?delay=\(Self.hold)&times=1")
         list.loadNextPage()
         try await waitUntilReceived(tag: "first")
         try await server.control("delete?at=0&count=1")   // the fresh load must see the changed feed

@@ -190,12 +190,6 @@ final class IDPositions {
         leaves = []
     }
 
-    /// Records that `leaf` holds `handle`.
-    private func setLeaf(_ leaf: Node, of handle: Int) {
-        if handle >= leaves.count { leaves.append(contentsOf: repeatElement(nil, count: Swift.max(handle + 1 - leaves.count, leaves.count))) }
-        leaves[handle] = Unmanaged.passUnretained(leaf)
-    }
-
     // MARK: - Balance
 
     /// Splits an overfull `node` into as few nodes as fit, the first staying `node`: evenly, or (after an

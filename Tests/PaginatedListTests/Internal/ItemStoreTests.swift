@@ -239,13 +239,18 @@ struct ItemStoreTests {
 
 @Suite("HandleTable")
 struct HandleTableTests {
+    /// `count` seeded keys, a third of them multiples of 64 (they share their low bits, so that runs form
+    /// and wrap in the table), the rest random.
+    private static func keys(_ count: Int, _ random: inout SplitMix64) -> [Int] {
+        (0 ..< count).map { $0 % 3 == 0 ? $0 * 64 : Int(bitPattern: UInt(random.next())) }
+    }
+
     @Test func agreesWithADictionaryThroughSeededUpdatesAndRemovals() {
         for seed in 0 ..< UInt64(50) {
             var random = SplitMix64(seed: seed)
             var table = HandleTable()
             var model: [Int: Int] = [:]
-            // Keys that share their low bits (multiples of 64, plus a few), so that runs form and wrap.
-            let keys = (0 ..< 300).map { $0 % 3 == 0 ? $0 * 64 : Int(bitPattern: UInt(random.next())) }
+            let keys = Self.keys(300, &random)
             for _ in 0 ..< 2_000 {
                 let key = keys[random.below(keys.count)]
                 if random.below(3) == 0 {
@@ -267,8 +272,8 @@ struct HandleTableTests {
             var random = SplitMix64(seed: seed)
             var table = HandleTable()
             var model: [Int: Int] = [:]
-            // Keys that share their low bits, so that runs form and wrap; batches repeat keys sometimes.
-            let keys = (0 ..< 400).map { $0 % 3 == 0 ? $0 * 64 : Int(bitPattern: UInt(random.next())) }
+            // Batches repeat keys sometimes.
+            let keys = Self.keys(400, &random)
             var nextHandle = 0
             for _ in 0 ..< 40 {
                 let batch = (0 ..< random.below(120)).map { _ in keys[random.below(keys.count)] }
@@ -294,7 +299,7 @@ struct HandleTableTests {
             var random = SplitMix64(seed: seed)
             var table = HandleTable()
             var model: [Int: Int] = [:]
-            let keys = (0 ..< 600).map { $0 % 3 == 0 ? $0 * 64 : Int(bitPattern: UInt(random.next())) }
+            let keys = Self.keys(600, &random)
             var nextHandle = 0
             for _ in 0 ..< 40 {
                 let batch = (0 ..< random.below(60)).map { _ in keys[random.below(keys.count)] }

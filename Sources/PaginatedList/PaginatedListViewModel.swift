@@ -95,6 +95,27 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
         diagnostics = core.diagnostics.output
     }
 
+    /// A view model whose pages a store keeps (`PaginatedListStore`'s store-backed lists): its first page
+    /// comes from `keeper`, which also writes what refreshes and edits change before the list shows it.
+    package init<Keeper: PageKeeper>(
+        keeper: Keeper, scheduler: any Scheduler, retry: AutomaticRetry?, maxPages: Int?
+    ) where Keeper.Item == Item, Keeper.Failure == Failure {
+        let core = ViewModelStorage<Item, Failure>(
+            firstPage: KeeperDependency(keeper: keeper).firstPage, keeper: keeper, scheduler: scheduler, retry: retry,
+            maxPages: maxPages
+        )
+        self.core = core
+        items = Property(core.items)
+        loading = Property(core.loading)
+        lastError = Property(core.lastError)
+        exhausted = Property(core.exhausted)
+        state = Property(core.state)
+        loadStates = Property(core.loadStates)
+        gap = Property(core.gap)
+        changes = core.changes.output
+        diagnostics = core.diagnostics.output
+    }
+
     /// A view model whose first page comes from `firstPage`, delivering every change on `scheduler`,
     /// retrying failed pages automatically when given `retry`, holding at most `maxPages` pages if given.
     public convenience init(

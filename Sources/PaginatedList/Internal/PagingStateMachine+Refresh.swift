@@ -180,7 +180,8 @@ extension PagingStateMachine {
         case let .value(page):
             markLanded(load)
             joinEpoch &+= 1   // this page rearranges the pages held: their joins no longer hold
-            let fresh = FreshPage(items: page.items, record: PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next))
+            let record = PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next, origin: page.origin)
+            let fresh = FreshPage(items: page.items, record: record)
             var actions: [Action] = [.cutOff(load)]
             let (changes, next) = apply(fresh, progress: progress)
             if let next {

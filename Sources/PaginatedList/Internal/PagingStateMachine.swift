@@ -160,16 +160,19 @@ struct PagingStateMachine<Item, Failure: Error> {
         /// page's `previous` leads to that page and that page's `next` to this one. `nil`, or an older
         /// epoch: not known to be joined (a refresh rearranged the pages since).
         @usableFromInline var joinedAbove: Int? = nil
+        /// Where the page is kept outside the view model (`Page.origin`), if anywhere.
+        @usableFromInline var origin: (any PageOrigin)?
 
         @inlinable
         init(
             loadedBy: PageRequest<Item, Failure>?, previous: PageProducer?, next: PageProducer?,
-            joinedAbove: Int? = nil
+            joinedAbove: Int? = nil, origin: (any PageOrigin)? = nil
         ) {
             self.loadedBy = loadedBy
             self.previous = previous
             self.next = next
             self.joinedAbove = joinedAbove
+            self.origin = origin
         }
     }
 
@@ -427,7 +430,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         _ page: Page<Item, Failure>, of load: LoadID, extending direction: Direction, pending: PendingLoad
     ) -> [Action] {
         markLanded(load)
-        var record = PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next)
+        var record = PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next, origin: page.origin)
         var changes: [ItemListChange]
         switch direction {
         case .append:
@@ -799,6 +802,29 @@ struct PagingStateMachine<Item, Failure: Error> {
         if append.loadID == load { return .append }
         if prepend.loadID == load { return .prepend }
         return nil
+    }
+
+    /// Whether `load` is the refresh's page load in flight.
+    @inlinable
+    func isRefreshing(_ load: LoadID) -> Bool {
+        if case .loading(_, _, load) = refresh { return true }
+        return false
+    }
+
+    /// What load `load` is for (`PageKeeper.starting(_:)`).
+    @inlinable
+    func purpose(of load: LoadID) -> PageLoadPurpose {
+        switch direction(loading: load) {
+        case .append: .append
+        case .prepend: .prepend
+        case nil: .refresh
+        }
+    }
+
+    /// The pages held and their items, for a keeper.
+    @inlinable
+    var keptWindow: KeptWindow<Item> {
+        KeptWindow(pages: ledger.pages.map { ($0.record.origin, $0.count) }, items: items, gap: gap?.index)
     }
 
     /// The transition to the current state, with `changes` applied to the list (none: the list is unchanged).

@@ -1,0 +1,18 @@
+import Synchronization
+
+/// The last response a keyed page's fetch delivered, read when its page is built (the keys and totals a
+/// chained page does not carry). Thread-safe: `response` is guarded by its mutex.
+final class LastResponse<Response: Sendable>: Sendable {
+    private let response = Mutex<Response?>(nil)
+
+    /// Records `value` and returns it (for use inside `map`).
+    func record(_ value: Response) -> Response {
+        response.withLock { $0 = value }
+        return value
+    }
+
+    /// The last response recorded, if any.
+    var value: Response? {
+        response.withLock { $0 }
+    }
+}

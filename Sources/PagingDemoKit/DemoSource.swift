@@ -150,6 +150,7 @@ extension PaginatedListDiagnostic {
         case let .emptyPagesLimitReached(count):
             "diagnostic: \(count) empty pages in a row; stopped loading until asked again"
         case .retryNotAttempted: "diagnostic: the failure cannot succeed as sent; no automatic retry"
+        case let .editNotStored(reason): "diagnostic: an edit could not be stored (\(reason)); the list is unchanged"
         }
     }
 
@@ -171,6 +172,7 @@ extension PaginatedListDiagnostic {
         case .retriesExhausted: "retries used up"
         case let .emptyPagesLimitReached(count): "\(count) empty pages; paused"
         case .retryNotAttempted: "not retried"
+        case .editNotStored: "edit not stored"
         }
     }
 

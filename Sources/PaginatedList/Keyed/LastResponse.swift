@@ -1,9 +1,9 @@
-import Synchronization
+import Signals
 
 /// The last response a keyed page's fetch delivered, read when its page is built (the keys and totals a
-/// chained page does not carry). Thread-safe: `response` is guarded by its mutex.
+/// chained page does not carry). Thread-safe: the response is kept in a `Locked`.
 final class LastResponse<Response: Sendable>: Sendable {
-    private let response = Mutex<Response?>(nil)
+    private let response = Locked<Response?>(nil)
 
     /// Records `value` and returns it (for use inside `map`).
     func record(_ value: Response) -> Response {

@@ -1,0 +1,13 @@
+/// The error of a store-backed list: from the remote source, or from the store.
+///
+/// A store failure while paging (disk full, a read-only file, a damaged page) is `.store` on `lastError`,
+/// and the rows the list holds stay; the failed page is retried as any page is.
+public enum StoredListError<Remote: Error>: Error {
+    /// The remote source failed (the network, the server).
+    case remote(Remote)
+    /// The store failed to read or write.
+    case store(StoreError)
+}
+
+extension StoredListError: Equatable where Remote: Equatable {}
+extension StoredListError: Sendable where Remote: Sendable {}

@@ -29,9 +29,12 @@ typealias StoredList = PaginatedListViewModel<Post, StoredListError<RemoteError>
 /// while `failing` is set.
 final class TestRemote: KeyedPageSource, Sendable {
     let pageSize: Int
+    /// The page `page(at: nil)` loads.
+    let start: Int
     private let state: Locked<State>
 
     private struct State {
+        var validators: PageValidators?
         var posts: [Post]
         var requests: [Int?] = []
         var failing = false
@@ -39,14 +42,18 @@ final class TestRemote: KeyedPageSource, Sendable {
         var holding = false
     }
 
-    init(posts: [Post], pageSize: Int = 10) {
+    init(posts: [Post], pageSize: Int = 10, start: Int = 0) {
         self.pageSize = pageSize
+        self.start = start
         state = Locked(State(posts: posts))
     }
 
-    convenience init(count: Int, pageSize: Int = 10) {
-        self.init(posts: (0 ..< count).map { Post(id: $0) }, pageSize: pageSize)
+    convenience init(count: Int, pageSize: Int = 10, start: Int = 0) {
+        self.init(posts: (0 ..< count).map { Post(id: $0) }, pageSize: pageSize, start: start)
     }
+
+    /// The validators every response carries.
+    func setValidators(_ validators: PageValidators?) { state.withLock { $0.validators = validators } }
 
     /// The keys asked for, in order (`nil`: the first page).
     var requests: [Int?] { state.withLock { $0.requests } }
@@ -78,14 +85,27 @@ final class TestRemote: KeyedPageSource, Sendable {
     }
 
     private func answer(_ key: Int?, _ observer: Signal<KeyedPage<Post, Int>, RemoteError>.Observer) {
-        let (posts, failing) = state.withLock { ($0.posts, $0.failing) }
+        let (posts, failing, validators) = state.withLock { ($0.posts, $0.failing, $0.validators) }
         if failing { return observer.send(error: RemoteError(code: 503)) }
-        let index = key ?? 0
+        let index = key ?? start
         let start = min(index * pageSize, posts.count)
         let end = min(start + pageSize, posts.count)
         observer.send(value: KeyedPage(items: Array(posts[start ..< end]), previous: index > 0 ? index - 1 : nil,
-                                       next: end < posts.count ? index + 1 : nil, totalCount: posts.count))
+                                       next: end < posts.count ? index + 1 : nil, totalCount: posts.count,
+                                       validators: validators))
         observer.sendCompleted()
+    }
+}
+
+/// Posts `range`, titled "`title` `id`" when a title is given (a feed that changed on the server).
+func posts(_ range: Range<Int>, title: String? = nil) -> [Post] {
+    range.map { id in Post(id: id, title: title.map { "\($0) \(id)" }) }
+}
+
+/// Makes the store's writer fail every write as a read-only file does (`PRAGMA query_only`), or lifts it.
+func setReadOnly(_ store: PagingStore, _ readOnly: Bool) throws {
+    try store.database.withWriter { connection throws(StoreError) in
+        try connection.execute("PRAGMA query_only = \(readOnly ? 1 : 0)")
     }
 }
 

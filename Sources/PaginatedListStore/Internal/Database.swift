@@ -31,6 +31,13 @@ final class Database: Sendable {
         reader = ConfinedConnection(try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY), label: "PaginatedListStore.reader")
     }
 
+    deinit {
+        // The reader first: the writer, closing last, checkpoints the WAL into the file (a read-only
+        // connection cannot) and removes it.
+        reader.close()
+        writer.close()
+    }
+
     /// WAL, and what a store needs of the connection that writes.
     private static func configure(_ connection: SQLiteConnection) throws(StoreError) {
         let mode = try connection.statement("PRAGMA journal_mode = WAL")
@@ -69,6 +76,13 @@ final class Database: Sendable {
             }
             return try body(connection)
         }
+    }
+
+    /// Calls `body` with the SQL of every statement either connection runs from now on (`nil`: stops). For
+    /// the tests that check the paging path's statements (keyset, never `OFFSET`).
+    func trace(_ body: (@Sendable (String) -> Void)?) throws(StoreError) {
+        try writer.run { connection throws(StoreError) in connection.trace(body) }
+        try reader.run { connection throws(StoreError) in connection.trace(body) }
     }
 
     /// Runs `body` with the writer's connection outside a transaction (configuration for tests).
@@ -147,6 +161,11 @@ final class ConfinedConnection: @unchecked Sendable {
         self.connection = connection
         queue = DispatchQueue(label: label)
         queue.setSpecific(key: onQueue, value: true)
+    }
+
+    /// Closes the connection, on the queue.
+    func close() {
+        queue.sync { connection.close() }
     }
 
     /// Runs `body` with the connection on the queue, and returns what it returned.

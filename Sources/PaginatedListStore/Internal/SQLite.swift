@@ -34,6 +34,17 @@ final class SQLiteConnection {
     }
 
     deinit {
+        close()
+    }
+
+    private var isOpen = true
+
+    /// Finalises the statements and closes the connection (also done when it is released). The last
+    /// connection to close (the writer: it closes after the reader) checkpoints the WAL into the file and
+    /// removes it.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
         statements.removeAll()   // finalises them before the connection closes
         sqlite3_close_v2(handle)
     }
@@ -100,6 +111,32 @@ final class SQLiteConnection {
             if sqlite3_stmt_busy(current) != 0 { sqlite3_reset(current) }
             statement = sqlite3_next_stmt(handle, current)
         }
+    }
+
+    /// The tracer `trace(_:)` installed, kept alive while installed.
+    private var tracer: Tracer?
+
+    /// Calls `body` with the SQL of every statement the connection starts (`nil`: stops).
+    func trace(_ body: (@Sendable (String) -> Void)?) {
+        guard let body else {
+            sqlite3_trace_v2(handle, 0, nil, nil)
+            tracer = nil
+            return
+        }
+        let tracer = Tracer(body)
+        self.tracer = tracer
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, _, sql in
+            guard let context, let sql else { return 0 }
+            let text = String(cString: sql.assumingMemoryBound(to: CChar.self))
+            Unmanaged<Tracer>.fromOpaque(context).takeUnretainedValue().body(text)
+            return 0
+        }, Unmanaged.passUnretained(tracer).toOpaque())
+    }
+
+    /// What `trace(_:)` calls.
+    final class Tracer {
+        let body: @Sendable (String) -> Void
+        init(_ body: @escaping @Sendable (String) -> Void) { self.body = body }
     }
 
     /// Rows changed by the last statement.

@@ -26,7 +26,19 @@ extension PaginatedListViewModel {
         feed: StoredFeed<Item>, remote: Remote, revalidate: Revalidation = .always(.replace),
         scheduler: any Scheduler = UIScheduler(), retry: AutomaticRetry? = nil, maxPages: Int? = nil
     ) where Remote.Item == Item, Failure == StoredListError<Remote.Failure> {
-        let keeper = StoredListKeeper(feed: feed, remote: remote, revalidation: revalidate)
+        self.init(feed: feed, remote: remote, revalidate: revalidate, scheduler: scheduler, retry: retry,
+                  maxPages: maxPages, remoteFailure: { .remote($0) }, storeFailure: { .store($0) })
+    }
+
+    /// A store-backed list whose failures are the app's own type (the demo's): `remoteFailure` and
+    /// `storeFailure` make one of a failure of the remote source and of the store.
+    package convenience init<Remote: KeyedPageSource>(
+        feed: StoredFeed<Item>, remote: Remote, revalidate: Revalidation, scheduler: any Scheduler, retry: AutomaticRetry?,
+        maxPages: Int?, remoteFailure: @escaping @Sendable (Remote.Failure) -> Failure,
+        storeFailure: @escaping @Sendable (StoreError) -> Failure
+    ) where Remote.Item == Item {
+        let keeper = StoredListKeeper(feed: feed, remote: remote, revalidation: revalidate, remoteFailure: remoteFailure,
+                                      storeFailure: storeFailure)
         self.init(keeper: keeper, scheduler: scheduler, retry: retry, maxPages: maxPages)
         keeper.attach(self)
     }

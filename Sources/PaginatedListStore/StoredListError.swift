@@ -9,5 +9,15 @@ public enum StoredListError<Remote: Error>: Error {
     case store(StoreError)
 }
 
+extension StoredListError: CustomStringConvertible {
+    /// The store's error, or the remote's, described.
+    public var description: String {
+        switch self {
+        case let .remote(error): String(describing: error)
+        case let .store(error): error.description
+        }
+    }
+}
+
 extension StoredListError: Equatable where Remote: Equatable {}
 extension StoredListError: Sendable where Remote: Sendable {}

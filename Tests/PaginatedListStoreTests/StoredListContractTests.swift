@@ -243,6 +243,18 @@ struct RevalidationContract {
         #expect(remote.requests == [nil])
     }
 
+    @Test func mergeOnTopOverAFeedOfOnePageWritesTheNewItemsAboveIt() throws {
+        let folder = TemporaryFolder()
+        storedList(try openStore(folder.path()), remote: TestRemote(count: 40)).loadNextPage()
+        let store = try openStore(folder.path())
+        let list = storedList(store, remote: TestRemote(posts: posts(100 ..< 101) + posts(0 ..< 40)),
+                              revalidate: .always(.mergeOnTop(maxPages: 3, onGap: .keepGap)))
+        list.loadNextPage()
+        #expect(list.loadStates.value.refresh == .idle)
+        #expect(list.ids == [100] + ids(0 ..< 10))
+        #expect(store.feed("home", of: Post.self).ids == [100] + ids(0 ..< 10))
+    }
+
     @Test func aGapARefreshLeftIsStoredAndFilledFromItsKeyAfterARelaunch() throws {
         let folder = TemporaryFolder()
         try Self.storedFeed(folder)

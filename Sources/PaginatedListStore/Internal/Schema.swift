@@ -8,8 +8,9 @@
 ///       fetched_at, head_complete, tail_complete,                 -- when its first page was fetched,
 ///       etag, last_modified, total_count, snapshot)               -- validators, total, ID snapshot (v2)
 ///     UNIQUE (name, type)
-/// pages(id INTEGER PRIMARY KEY, feed, seq, key, previous, next,   -- one row per page: its keys, in order
-///       fetched_at, gap_below, snapshot)                          -- (seq sparse), a gap below it
+/// pages(id INTEGER PRIMARY KEY AUTOINCREMENT, feed, seq, key,    -- one row per page: its keys, in order
+///       previous, next, fetched_at, gap_below, snapshot)          -- (seq sparse), a gap below it; ids never
+///                                                                 -- reused (a list may hold a deleted page's)
 ///     UNIQUE (feed, seq)
 /// members(feed, position, page, item) WITHOUT ROWID               -- which items a feed lists, in order
 ///     PRIMARY KEY (feed, position)                                -- keyset reads and writes by position
@@ -49,7 +50,7 @@ enum Schema {
                            fetched_at REAL, head_complete INTEGER NOT NULL DEFAULT 0,
                            tail_complete INTEGER NOT NULL DEFAULT 0);
         CREATE UNIQUE INDEX feeds_by_name ON feeds(name, type);
-        CREATE TABLE pages(id INTEGER PRIMARY KEY, feed INTEGER NOT NULL, seq INTEGER NOT NULL, key BLOB,
+        CREATE TABLE pages(id INTEGER PRIMARY KEY AUTOINCREMENT, feed INTEGER NOT NULL, seq INTEGER NOT NULL, key BLOB,
                            previous BLOB, next BLOB, fetched_at REAL NOT NULL, gap_below INTEGER NOT NULL DEFAULT 0);
         CREATE UNIQUE INDEX pages_in_order ON pages(feed, seq);
         CREATE TABLE members(feed INTEGER NOT NULL, position INTEGER NOT NULL, page INTEGER NOT NULL,

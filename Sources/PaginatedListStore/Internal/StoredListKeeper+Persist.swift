@@ -27,7 +27,7 @@ extension StoredListKeeper {
             for (origin, row) in written { origin.stored(as: row) }
             return nil
         } catch {
-            return .store(error)
+            return storeFailure(error)
         }
     }
 

@@ -24,10 +24,9 @@ import Signals
 /// **Ownership.** The view model's storage owns the keeper; the keeper holds the feed (which holds the
 /// store) and the remote source, and the view model weakly (to start a revalidation). Producers hold the
 /// keeper; the keeper holds no producer.
-final class StoredListKeeper<Remote: KeyedPageSource>: PageKeeper
+final class StoredListKeeper<Remote: KeyedPageSource, Failure: Error>: PageKeeper
 where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & Sendable {
     typealias Item = Remote.Item
-    typealias Failure = StoredListError<Remote.Failure>
     typealias Origin = StoredPageOrigin<Remote.Key>
     typealias ListPage = Page<Item, Failure>
     typealias PageProducer = Producer<ListPage, Failure>
@@ -36,6 +35,10 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
     let remote: Remote
     let revalidation: Revalidation
     let keys: KeyCoding<Remote.Key>
+    /// The list's failure for a failure of the remote source (`StoredListError.remote`).
+    let remoteFailure: @Sendable (Remote.Failure) -> Failure
+    /// The list's failure for a failure of the store (`StoredListError.store`).
+    let storeFailure: @Sendable (StoreError) -> Failure
     /// What the load whose producer is starting is for (set by the view model's drainer around each start).
     private let purpose = Locked<PageLoadPurpose?>(nil)
     /// The list, to revalidate it.
@@ -43,10 +46,15 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
 
     var store: PagingStore { feed.store }
 
-    init(feed: StoredFeed<Item>, remote: Remote, revalidation: Revalidation) {
+    init(
+        feed: StoredFeed<Item>, remote: Remote, revalidation: Revalidation,
+        remoteFailure: @escaping @Sendable (Remote.Failure) -> Failure, storeFailure: @escaping @Sendable (StoreError) -> Failure
+    ) {
         self.feed = feed
         self.remote = remote
         self.revalidation = revalidation
+        self.remoteFailure = remoteFailure
+        self.storeFailure = storeFailure
         keys = KeyCoding(path: feed.store.path)
     }
 
@@ -62,10 +70,7 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
     private var isRefreshing: Bool { purpose.withLock { $0 } == .refresh }
 
     func editNotKept(_ failure: Failure) -> PaginatedListDiagnostic {
-        switch failure {
-        case let .store(error): .editNotStored(error.description)
-        case let .remote(error): .editNotStored(String(describing: error))
-        }
+        .editNotStored(String(describing: failure))
     }
 
     // MARK: - The first page
@@ -82,7 +87,7 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
                     return try read(entry, feed: feedRow, tables)
                 }
             } catch {
-                return observer.send(error: .store(error))
+                return observer.send(error: storeFailure(error))
             }
             guard let opened else { return fetchAndWrite(at: nil, place: .entry, observer, lifetime) }
             observer.send(value: opened.page)
@@ -133,7 +138,7 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
         PageProducer { [self] observer, lifetime in
             if isRefreshing {
                 let key: Remote.Key?
-                do throws(StoreError) { key = try self.key(of: origin, side) } catch { return observer.send(error: .store(error)) }
+                do throws(StoreError) { key = try self.key(of: origin, side) } catch { return observer.send(error: storeFailure(error)) }
                 lifetime.add(fresh(at: key).start(observer))
                 return
             }
@@ -156,7 +161,7 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
                     return .remote(try keys.decode(link, snapshot: row.links.snapshot, tables: tables), place: place)
                 }
             } catch {
-                return observer.send(error: .store(error))
+                return observer.send(error: storeFailure(error))
             }
             switch step {
             case let .stored(page):
@@ -193,7 +198,7 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
 
     /// A refresh's page: the remote page at `key`, not written (it is written when the refresh lands).
     func fresh(at key: Remote.Key?) -> PageProducer {
-        remote.page(at: key).mapError { .remote($0) }.attemptMap { [self] keyed throws(Failure) in
+        remote.page(at: key).mapError(remoteFailure).attemptMap { [self] keyed throws(Failure) in
             do throws(StoreError) {
                 let coding = ItemCoding<Item>(path: store.path)
                 var encoded: [EncodedItem] = []
@@ -206,15 +211,15 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
                 return ListPage(items: keyed.items, previous: keyed.previous == nil ? nil : neighbour(of: origin, .above),
                                 next: keyed.next == nil ? nil : neighbour(of: origin, .below), diagnostics: [], origin: origin)
             } catch {
-                throw .store(error)
+                throw storeFailure(error)
             }
         }
     }
 
     /// Loads the remote page at `key`, writes it at `place` in one transaction, and sends it as written.
     private func fetchAndWrite(at key: Remote.Key?, place: Place, _ observer: Signal<ListPage, Failure>.Observer, _ lifetime: Lifetime) {
-        let written = remote.page(at: key).mapError { .remote($0) }.attemptMap { [self] keyed throws(Failure) in
-            do throws(StoreError) { return try write(keyed, at: key, place: place) } catch { throw .store(error) }
+        let written = remote.page(at: key).mapError(remoteFailure).attemptMap { [self] keyed throws(Failure) in
+            do throws(StoreError) { return try write(keyed, at: key, place: place) } catch { throw storeFailure(error) }
         }
         lifetime.add(written.start(observer))
     }

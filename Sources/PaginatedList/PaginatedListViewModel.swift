@@ -77,33 +77,27 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// limit, the page farthest from it is dropped (`changes` sends `.removed`), and loaded again when the
     /// user scrolls back, by the `previous` or `next` of the page now at that end, so memory stays flat
     /// however far they scroll (a source that pages only one way: by the producer that loaded it, kept).
-    public init<D: PaginatedListDependency>(
+    public convenience init<D: PaginatedListDependency>(
         dependency: D, scheduler: any Scheduler = UIScheduler(), retry: AutomaticRetry? = nil, maxPages: Int? = nil
     ) where D.Item == Item, D.Failure == Failure {
-        let core = ViewModelStorage<Item, Failure>(
+        self.init(core: ViewModelStorage<Item, Failure>(
             firstPage: dependency.firstPage, scheduler: scheduler, retry: retry, maxPages: maxPages
-        )
-        self.core = core
-        items = Property(core.items)
-        loading = Property(core.loading)
-        lastError = Property(core.lastError)
-        exhausted = Property(core.exhausted)
-        state = Property(core.state)
-        loadStates = Property(core.loadStates)
-        gap = Property(core.gap)
-        changes = core.changes.output
-        diagnostics = core.diagnostics.output
+        ))
     }
 
     /// A view model whose pages a store keeps (`PaginatedListStore`'s store-backed lists): its first page
     /// comes from `keeper`, which also writes what refreshes and edits change before the list shows it.
-    package init<Keeper: PageKeeper>(
+    package convenience init<Keeper: PageKeeper>(
         keeper: Keeper, scheduler: any Scheduler, retry: AutomaticRetry?, maxPages: Int?
     ) where Keeper.Item == Item, Keeper.Failure == Failure {
-        let core = ViewModelStorage<Item, Failure>(
+        self.init(core: ViewModelStorage<Item, Failure>(
             firstPage: KeeperDependency(keeper: keeper).firstPage, keeper: keeper, scheduler: scheduler, retry: retry,
             maxPages: maxPages
-        )
+        ))
+    }
+
+    /// A view model over `core`: its properties are the storage's.
+    init(core: ViewModelStorage<Item, Failure>) {
         self.core = core
         items = Property(core.items)
         loading = Property(core.loading)

@@ -160,6 +160,13 @@ func storedList(
                            scheduler: ImmediateScheduler(), maxPages: maxPages)
 }
 
+/// Opens the store in `folder`, pages a list over a remote of 35 posts `pages` pages deep into its "home"
+/// feed, and closes the store (the next open is a relaunch).
+func storePages(_ pages: Int, in folder: TemporaryFolder) throws {
+    let list = storedList(try openStore(folder.path()), remote: TestRemote(count: 35))
+    for _ in 0 ..< pages { list.loadNextPage() }
+}
+
 extension StoredList {
     /// The ids of the items held.
     var ids: [Int] { items.value.map(\.id) }

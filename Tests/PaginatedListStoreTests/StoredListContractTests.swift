@@ -23,11 +23,7 @@ struct StoredRowsFirstContract {
 
     @Test func firstLoadAfterRelaunchLandsTheStoredRowsWithNoRequest() throws {
         let folder = TemporaryFolder()
-        do {
-            let list = storedList(try openStore(folder.path()), remote: TestRemote(count: 35))
-            list.loadNextPage()
-            list.loadNextPage()
-        }
+        try storePages(2, in: folder)
         let remote = TestRemote(count: 35)
         let list = storedList(try openStore(folder.path()), remote: remote)
         list.loadNextPage()
@@ -37,10 +33,7 @@ struct StoredRowsFirstContract {
 
     @Test func pagingThroughStoredRowsMakesNoRequest() throws {
         let folder = TemporaryFolder()
-        do {
-            let list = storedList(try openStore(folder.path()), remote: TestRemote(count: 35))
-            for _ in 0 ..< 3 { list.loadNextPage() }
-        }
+        try storePages(3, in: folder)
         let remote = TestRemote(count: 35)
         let list = storedList(try openStore(folder.path()), remote: remote)
         for _ in 0 ..< 3 { list.loadNextPage() }
@@ -50,10 +43,7 @@ struct StoredRowsFirstContract {
 
     @Test func pagingPastTheStoredRowsAsksForTheLastStoredPagesNextKey() throws {
         let folder = TemporaryFolder()
-        do {
-            let list = storedList(try openStore(folder.path()), remote: TestRemote(count: 35))
-            for _ in 0 ..< 2 { list.loadNextPage() }
-        }
+        try storePages(2, in: folder)
         let remote = TestRemote(count: 35)
         let list = storedList(try openStore(folder.path()), remote: remote)
         for _ in 0 ..< 4 { list.loadNextPage() }
@@ -73,10 +63,7 @@ struct StoredRowsFirstContract {
 
     @Test func offlineRelaunchShowsTheStoredRows() throws {
         let folder = TemporaryFolder()
-        do {
-            let list = storedList(try openStore(folder.path()), remote: TestRemote(count: 35))
-            for _ in 0 ..< 2 { list.loadNextPage() }
-        }
+        try storePages(2, in: folder)
         let remote = TestRemote(count: 35)
         remote.setFailing(true)
         let list = storedList(try openStore(folder.path()), remote: remote, revalidate: .always(.replace))

@@ -64,14 +64,21 @@ struct FeedTables {
     // MARK: - Pages
 
     func page(_ id: Int64) throws(StoreError) -> PageRow? {
-        let statement = try connection.statement(
-            "SELECT seq, key, previous, next, fetched_at, gap_below, snapshot FROM pages WHERE id = ?")
+        let statement = try connection.statement("SELECT \(Self.pageColumns) FROM pages WHERE id = ?")
         try statement.bind(.integer(id), at: 1)
         guard try statement.step() else { return nil }
-        let links = StoredLinks(key: statement.blob(1), previous: statement.blob(2), next: statement.blob(3),
-                                snapshot: statement.isNull(6) ? nil : statement.int64(6))
-        return PageRow(id: id, seq: statement.int64(0), links: links, fetchedAt: statement.double(4),
-                       gapBelow: statement.int64(5) != 0)
+        return Self.pageRow(statement)
+    }
+
+    /// The columns `pageRow(_:)` reads, in order.
+    private static let pageColumns = "id, seq, key, previous, next, fetched_at, gap_below, snapshot"
+
+    /// The page row a statement selecting `pageColumns` is on.
+    private static func pageRow(_ statement: SQLiteStatement) -> PageRow {
+        PageRow(id: statement.int64(0), seq: statement.int64(1),
+                links: StoredLinks(key: statement.blob(2), previous: statement.blob(3), next: statement.blob(4),
+                                   snapshot: statement.isNull(7) ? nil : statement.int64(7)),
+                fetchedAt: statement.double(5), gapBelow: statement.int64(6) != 0)
     }
 
     /// The seq of the page next to the page at `seq`, on `side`.
@@ -173,17 +180,10 @@ struct FeedTables {
     /// Renumbers the feed's pages `Positions.step` apart, in order; returns where the pages at `low` and
     /// `high` are now.
     private func renumberPages(of feed: Int64, keeping low: Int64?, _ high: Int64?) throws(StoreError) -> (Int64?, Int64?) {
-        let statement = try connection.statement(
-            "SELECT id, seq, key, previous, next, fetched_at, gap_below, snapshot FROM pages WHERE feed = ? ORDER BY seq")
+        let statement = try connection.statement("SELECT \(Self.pageColumns) FROM pages WHERE feed = ? ORDER BY seq")
         try statement.bind(.integer(feed), at: 1)
         var rows: [PageRow] = []
-        while try statement.step() {
-            rows.append(PageRow(
-                id: statement.int64(0), seq: statement.int64(1),
-                links: StoredLinks(key: statement.blob(2), previous: statement.blob(3), next: statement.blob(4),
-                                   snapshot: statement.isNull(7) ? nil : statement.int64(7)),
-                fetchedAt: statement.double(5), gapBelow: statement.int64(6) != 0))
-        }
+        while try statement.step() { rows.append(Self.pageRow(statement)) }
         try connection.run("DELETE FROM pages WHERE feed = ?", .integer(feed))
         var movedLow: Int64?
         var movedHigh: Int64?

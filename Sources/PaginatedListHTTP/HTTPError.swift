@@ -215,10 +215,11 @@ extension HTTPError: RetryAdvising {
         return milliseconds <= 0 ? 0 : Int64(exactly: milliseconds) ?? .max
     }
 
-    /// What retrying can achieve: wait at least `retryAfter` when the server gave it; do not retry
-    /// what cannot succeed as sent (a status 400–499 other than 408, 425 and 429; a body that does not
-    /// decode or names a missing key; an error envelope; a malformed or unsupported URL); else retry
-    /// with the policy's backoff (transport failures, 408, 425, 429, 5xx, a non-JSON page from a proxy).
+    /// What retrying can achieve: wait at least `retryAfter` when the server gave it (in whole
+    /// milliseconds, at most `Int64.max` of them; a NaN is no wait); do not retry what cannot succeed as
+    /// sent (a status 400–499 other than 408, 425 and 429; a body that does not decode or names a missing
+    /// key; an error envelope; a malformed or unsupported URL); else retry with the policy's backoff
+    /// (transport failures, 408, 425, 429, 5xx, a non-JSON page from a proxy).
     public var retryAdvice: RetryAdvice {
         if let wait = retryAfter.flatMap(Self.milliseconds) { return .retryAfter(.milliseconds(wait)) }
         switch kind {

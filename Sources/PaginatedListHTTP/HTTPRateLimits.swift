@@ -32,8 +32,8 @@ public final class HTTPRateLimits: Sendable {
 
     /// The longest a request waits for a window to close; beyond it, it fails as `.rateLimited`.
     public let maxWait: Duration
-    /// The longest wait a server is believed when it names one: a longer wait (a reset in milliseconds
-    /// read as seconds, a date in the year 9999) opens no window and gives the error no `retryAfter`.
+    /// The longest wait a server is believed when it names one: a longer wait (`Retry-After: 99999999`,
+    /// a date in the year 9999) opens no window and gives the error no `retryAfter`.
     public let maxWindow: Duration
     private let windows: Locked<[String: Date]>
 

@@ -64,7 +64,8 @@ struct RateLimitHeaders: Equatable, Sendable {
                 return
             }
         }
-        let remaining = (header("RateLimit-Remaining") ?? header("X-RateLimit-Remaining")).flatMap { Self.digits(Self.trimmed($0)) }
+        let remaining = (header("RateLimit-Remaining") ?? header("X-RateLimit-Remaining"))
+            .flatMap { Self.digits(Self.trimmed($0)) }
         if remaining == 0 || statusCode == 429 || statusCode == 503 {
             // Used up: the reset says until when (the first that can be read).
             let reset = [header("RateLimit-Reset"), header("X-RateLimit-Reset")].lazy

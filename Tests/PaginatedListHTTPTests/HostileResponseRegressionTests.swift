@@ -17,7 +17,9 @@ import Testing
     }
 
     /// The outcome of a request to an origin that first answers `answer`, then a plain 200.
-    private func firstThenSecond(_ answer: Headers) async -> (first: Result<HTTPResponse, HTTPError>, second: Result<HTTPResponse, HTTPError>, requests: Int) {
+    private func firstThenSecond(
+        _ answer: Headers
+    ) async -> (first: Result<HTTPResponse, HTTPError>, second: Result<HTTPResponse, HTTPError>, requests: Int) {
         let origin = StubOrigin()
         let client = origin.client()
         origin.answer(.init(status: answer.status, headers: answer.headers), .init())
@@ -115,7 +117,9 @@ import Testing
     }
 
     /// The list after loading a first page that links to a second whose `Link` header is `link`.
-    private func listAfterSecondPage(link: String) async -> (state: PaginatedListState<HTTPError>?, list: PaginatedListViewModel<Item, HTTPError>) {
+    private func listAfterSecondPage(
+        link: String
+    ) async -> (state: PaginatedListState<HTTPError>?, list: PaginatedListViewModel<Item, HTTPError>) {
         let origin = StubOrigin()
         origin.answer(
             .init(headers: ["Link": "<\(origin.url("/items?page=2"))>; rel=\"next\""], body: Data(#"[{"id": 1}, {"id": 2}]"#.utf8)),

@@ -296,7 +296,7 @@ final class HTTPGuideTests {
         let patientClient = HTTPClient(rateLimits: hourLimits)
 
         #expect(hourLimits.maxWait == .seconds(10) && patientClient.rateLimits === hourLimits)
-        hourLimits.record(until: Date().addingTimeInterval(3_601), for: base)
+        hourLimits.record(until: Date().addingTimeInterval(7_200), for: base)
         #expect(hourLimits.windowEnd(for: base) == nil, "a wait beyond an hour is not believed")
         hourLimits.record(until: Date().addingTimeInterval(3_500), for: base)
         #expect(hourLimits.windowEnd(for: base) != nil)

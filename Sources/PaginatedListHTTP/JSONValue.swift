@@ -48,7 +48,9 @@ enum JSONValue: Decodable, Equatable, Sendable {
         switch self {
         case let .string(string): string
         case let .integer(integer): String(integer)
-        case let .number(number): number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case let .number(number):
+            // Whole numbers below 10¹⁵ (exact in a `Double`) without `.0`; the others as `Double` writes them.
+            if abs(number) < 1e15, let whole = Int64(exactly: number) { String(whole) } else { String(number) }
         default: nil
         }
     }

@@ -290,6 +290,18 @@ final class HTTPGuideTests {
         #expect(policy.decision(after: notFound, failures: 1, draw: 0.5) == .stop(.cannotSucceed))
     }
 
+    @Test func theRateLimitsSampleBelievesWaitsOfAnHourAtMost() async throws {
+        // Hold requests back up to 10 s; believe waits of up to an hour, not a day.
+        let hourLimits = HTTPRateLimits(maxWait: .seconds(10), maxWindow: .seconds(3_600))
+        let patientClient = HTTPClient(rateLimits: hourLimits)
+
+        #expect(hourLimits.maxWait == .seconds(10) && patientClient.rateLimits === hourLimits)
+        hourLimits.record(until: Date().addingTimeInterval(7_200), for: base)
+        #expect(hourLimits.windowEnd(for: base) == nil, "a wait beyond an hour is not believed")
+        hourLimits.record(until: Date().addingTimeInterval(3_500), for: base)
+        #expect(hourLimits.windowEnd(for: base) != nil)
+    }
+
     // MARK: - Freshness
 
     @Test func theRefreshIfChangedSampleMakesNoPageRequestWhenUnchanged() async throws {

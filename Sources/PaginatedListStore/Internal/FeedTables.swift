@@ -116,7 +116,7 @@ struct FeedTables {
     /// The page a list opens at: the source's first page as last written, else the top page.
     func entryPage(of feed: Int64) throws(StoreError) -> Int64? {
         if let entry = try connection.integer(
-            "SELECT entry_page FROM feeds WHERE id = ? AND entry_page IN (SELECT id FROM pages WHERE feed = ?)",
+            "SELECT pages.id FROM feeds JOIN pages ON pages.id = feeds.entry_page WHERE feeds.id = ? AND pages.feed = ?",
             .integer(feed), .integer(feed)) {
             return entry
         }
@@ -245,6 +245,13 @@ struct FeedTables {
     func insertMember(feed: Int64, position: Int64, page: Int64, item: Int64) throws(StoreError) {
         try connection.run("INSERT INTO members(feed, position, page, item) VALUES (?, ?, ?, ?)",
                            .integer(feed), .integer(position), .integer(page), .integer(item))
+    }
+
+    /// Lists the item at `position` unless the feed lists it already; whether it did.
+    func insertMemberIfNew(feed: Int64, position: Int64, page: Int64, item: Int64) throws(StoreError) -> Bool {
+        try connection.run("INSERT OR IGNORE INTO members(feed, position, page, item) VALUES (?, ?, ?, ?)",
+                           .integer(feed), .integer(position), .integer(page), .integer(item))
+        return connection.changes > 0
     }
 
     func deleteMember(item: Int64, feed: Int64) throws(StoreError) {

@@ -65,36 +65,47 @@ struct PageWriting {
         let (low, high) = try tables.rowBounds(in: feed.id, afterPagesUpTo: above, beforePagesFrom: below)
 
         // The items: written (a stored row takes the page's value), listed here unless listed already.
-        var fresh: [(row: Int64, index: Int)] = []
+        var unique: [(row: Int64, index: Int)] = []
         var firstIndex: [Int64: Int] = [:]
         var lastIndex: [Int64: Int] = [:]
-        var overlap: Int64?   // the first row below a gap that the page lists again
         for (index, item) in items.enumerated() {
             let row = try tables.upsert(item, type: feed.type)
             lastIndex[row] = index
             guard firstIndex[row] == nil else { continue }
             firstIndex[row] = index
-            if let listed = try tables.member(item: row, feed: feed.id) {
-                if fillsGap, let above, let pageRow = try tables.page(listed.page), pageRow.seq > above {
+            unique.append((row, index))
+        }
+        // Into a gap, the rows the feed lists already are found first: one below the gap closes it (the
+        // page's rows go above it). Elsewhere a row listed already is skipped as it is inserted.
+        var overlap: Int64?
+        var candidates = unique
+        if fillsGap, let above {
+            candidates = []
+            for entry in unique {
+                guard let listed = try tables.member(item: entry.row, feed: feed.id) else {
+                    candidates.append(entry)
+                    continue
+                }
+                if let pageRow = try tables.page(listed.page), pageRow.seq > above {
                     overlap = min(overlap ?? listed.position, listed.position)
                 }
-                continue
             }
-            fresh.append((row, index))
         }
-        // Below a gap: the page closes it when it lists a row below; at the end of the feed, what lay below
-        // the gap is gone from it.
         var gapBelow = fillsGap
         var removed: [Int64] = []
         let seq = try tables.seq(in: feed.id, after: above, before: below)
         let page = try tables.insertPage(feed: feed.id, seq: seq, links: links, fetchedAt: fetchedAt, gapBelow: false)
-        let positions = try tables.positions(fresh.count, in: feed.id, after: low, before: overlap ?? high)
-        for (entry, position) in zip(fresh, positions) {
-            try tables.insertMember(feed: feed.id, position: position, page: page, item: entry.row)
+        let positions = try tables.positions(candidates.count, in: feed.id, after: low, before: overlap ?? high)
+        var fresh: [(row: Int64, index: Int)] = []
+        var lastPosition: Int64?
+        for (entry, position) in zip(candidates, positions)
+        where try tables.insertMemberIfNew(feed: feed.id, position: position, page: page, item: entry.row) {
+            fresh.append(entry)
+            lastPosition = position
         }
         if let gapAbove { try tables.setGapBelow(false, page: gapAbove) }
         if fillsGap {
-            let last = positions.last ?? low ?? Int64.min
+            let last = lastPosition ?? low ?? Int64.min
             if let overlap {
                 removed += try tables.deleteMembers(of: feed.id, between: last, and: overlap)
                 let overlapSeq = try tables.connection.integer(

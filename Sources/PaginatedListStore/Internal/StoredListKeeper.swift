@@ -137,8 +137,12 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
     func neighbour(of origin: Origin, _ side: Side) -> PageProducer {
         PageProducer { [self] observer, lifetime in
             if isRefreshing {
-                let key: Remote.Key?
-                do throws(StoreError) { key = try self.key(of: origin, side) } catch { return observer.send(error: storeFailure(error)) }
+                let link: Remote.Key??
+                do throws(StoreError) { link = try self.link(of: origin, side) } catch { return observer.send(error: storeFailure(error)) }
+                guard case let .some(key) = link else {
+                    observer.send(value: ListPage(items: [], next: nil))
+                    return observer.sendCompleted()
+                }
                 lifetime.add(fresh(at: key).start(observer))
                 return
             }
@@ -149,10 +153,8 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
                     let tables = FeedTables(connection)
                     guard let feedRow = try feed.row(tables, create: false), let row = try tables.page(id) else { throw gone() }
                     let place: Place = side == .above ? .before(id) : .after(id)
-                    if side == .below, row.gapBelow {
-                        return .remote(try row.links.next.map { link throws(StoreError) in
-                            try keys.decode(link, snapshot: row.links.snapshot, tables: tables)
-                        } ?? nil, place: place)
+                    if side == .below, row.gapBelow, let link = row.links.next {
+                        return .remote(try keys.decode(link, snapshot: row.links.snapshot, tables: tables), place: place)
                     }
                     if let neighbour = try tables.neighbour(of: row.seq, in: feedRow.id, on: side) {
                         return .stored(try read(neighbour, feed: feedRow, tables).page)
@@ -176,15 +178,19 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
         }
     }
 
-    /// The key of the page next to `origin` on `side`, for a refresh going on from it.
-    private func key(of origin: Origin, _ side: Side) throws(StoreError) -> Remote.Key? {
-        if let fresh = origin.fresh { return side == .above ? fresh.previous : fresh.next }
+    /// The link to the page next to `origin` on `side`, for a refresh going on from it: `nil` when nothing
+    /// lies there, else the key (`nil` inside: the source's first page).
+    private func link(of origin: Origin, _ side: Side) throws(StoreError) -> Remote.Key?? {
+        if let fresh = origin.fresh {
+            let key = side == .above ? fresh.previous : fresh.next
+            return key.map { .some($0) }
+        }
         guard let id = origin.row else { throw gone() }
-        return try store.database.read { connection throws(StoreError) in
+        return try store.database.read { connection throws(StoreError) -> Remote.Key?? in
             let tables = FeedTables(connection)
             guard let row = try tables.page(id) else { throw gone() }
             guard let link = side == .above ? row.links.previous : row.links.next else { return nil }
-            return try keys.decode(link, snapshot: row.links.snapshot, tables: tables)
+            return .some(try keys.decode(link, snapshot: row.links.snapshot, tables: tables))
         }
     }
 

@@ -271,8 +271,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     /// Runs `body` on a copy of the machine and asks `keeper` to write the pages it leaves held: when it
     /// did, the copy becomes the machine and its actions run; when it did not, `orElse` runs on the machine
     /// as it was, with the keeper's failure (the list is unchanged). A command that changes no item needs
-    /// no write, unless it ends a refresh. The copy costs O(items held) when the command changes the list: paid by refreshes and by
-    /// the edits of store-backed lists only.
+    /// no write, unless it ends a refresh. The copy costs O(items held) when the command changes the list:
+    /// paid by refreshes and by the edits of store-backed lists only.
     @inlinable
     func kept(
         by keeper: any PageKeeper<Item, Failure>, _ cause: KeptChangeCause,

@@ -299,6 +299,7 @@ extension PagingStateMachine {
         if overlap > start {
             let removed = store.remove(offsets: Array(start ..< overlap))
             removeFromLedger(start ..< overlap)
+            noteGap(after: removed)
             changes += removed
         }
         if start == 0 {

@@ -198,6 +198,7 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
     /// The subscript's setter.
     @inlinable
     mutating func replaceItem(at position: Int, with item: Item) {
+        defer { _checkInvariants() }
         precondition(position >= 0 && position < count, "ItemList index \(position) out of range 0..<\(count)")
         modifyLeaf(at: position, delta: 0) { leaf, offset in leaf.items[offset] = item }
     }
@@ -252,6 +253,7 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
     mutating func replace(_ range: Range<Int>, with items: UnsafeBufferPointer<Item>) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count,
                      "ItemList range \(range) out of bounds 0..<\(count)")
+        defer { _checkInvariants() }
         if range.isEmpty && items.isEmpty { return }
         if range.count == items.count, items.count <= 4 {
             for (offset, item) in items.enumerated() {

@@ -83,6 +83,7 @@ struct ItemStore<Item> {
     /// Replaces the item at `index` (which keeps its id). O(log n).
     @inlinable
     mutating func replace(at index: Int, with item: Item) -> [ItemListChange] {
+        defer { _checkInvariants() }
         items[index] = item
         return [.updated([index])]
     }
@@ -90,6 +91,7 @@ struct ItemStore<Item> {
     /// Removes the item at `index`. O(log n).
     @inlinable
     mutating func remove(at index: Int) -> [ItemListChange] {
+        defer { _checkInvariants() }
         items.remove(at: index)
         uniqueIdentities()?.removed(index ..< index + 1)
         return [.removed([index])]
@@ -99,6 +101,7 @@ struct ItemStore<Item> {
     @inlinable
     mutating func removeSubrange(_ range: Range<Int>) -> [ItemListChange] {
         guard !range.isEmpty else { return [] }
+        defer { _checkInvariants() }
         items.removeSubrange(range)
         uniqueIdentities()?.removed(range)
         return [.removed(Array(range))]
@@ -108,10 +111,25 @@ struct ItemStore<Item> {
     @inlinable
     mutating func removeAll() -> [ItemListChange] {
         guard !items.isEmpty else { return [] }
+        defer { _checkInvariants() }
         items = ItemList()
         if identities != nil { identities = ItemIdentities() }
         return [.reset]
     }
+
+#if PAGINATEDLIST_INTERNAL_CHECKS
+    /// Stops the program if the list or its ids are broken (O(n log n)): after every edit, in builds with
+    /// `PAGINATEDLIST_INTERNAL_CHECKS`.
+    @usableFromInline
+    func _checkInvariants() {
+        let problems = invariantViolations()
+        precondition(problems.isEmpty, "ItemStore of \(count) items: \(problems.joined(separator: "; "))")
+    }
+#else
+    /// Checks the list and its ids when built with `PAGINATEDLIST_INTERNAL_CHECKS`; else nothing.
+    @inlinable @inline(__always)
+    func _checkInvariants() {}
+#endif
 
     /// What is wrong with the store, if anything: the list's structure, and the ids against the items.
     /// O(n); for tests.
@@ -136,6 +154,7 @@ struct ItemStore<Item> {
     @inlinable
     mutating func insert(_ batch: [Item], at index: Int, asAppend: Bool) -> [ItemListChange] {
         guard !batch.isEmpty else { return [] }
+        defer { _checkInvariants() }
         // No local binding of `identities`: it would hold a second reference to them, and
         // `uniqueIdentities()` below would then copy them.
         guard identities != nil, let type = Self.identifiable else {

@@ -58,6 +58,7 @@ struct PageLedger<Record> {
     /// Adds a page of `count` items below the last.
     @inlinable
     mutating func append(count: Int, record: Record) {
+        defer { _checkInvariants() }
         if high == slots.count { recentre() }
         slots[high] = Page(count: count, record: record)
         add(count, atSlot: high)
@@ -67,6 +68,7 @@ struct PageLedger<Record> {
     /// Adds a page of `count` items above the first.
     @inlinable
     mutating func prepend(count: Int, record: Record) {
+        defer { _checkInvariants() }
         if low == 0 { recentre() }
         low -= 1
         slots[low] = Page(count: count, record: record)
@@ -77,6 +79,7 @@ struct PageLedger<Record> {
     @inlinable
     mutating func removeFirst() -> Page {
         precondition(!isEmpty, "PageLedger.removeFirst on an empty ledger")
+        defer { _checkInvariants() }
         let page = slots[low]!
         add(-page.count, atSlot: low)
         slots[low] = nil
@@ -89,6 +92,7 @@ struct PageLedger<Record> {
     @inlinable
     mutating func removeLast() -> Page {
         precondition(!isEmpty, "PageLedger.removeLast on an empty ledger")
+        defer { _checkInvariants() }
         high -= 1
         let page = slots[high]!
         add(-page.count, atSlot: high)
@@ -149,6 +153,7 @@ struct PageLedger<Record> {
     @inlinable
     mutating func adjust(page: Int, by delta: Int) {
         guard delta != 0 else { return }
+        defer { _checkInvariants() }
         slots[low + page]!.count += delta
         add(delta, atSlot: low + page)
     }
@@ -201,5 +206,45 @@ struct PageLedger<Record> {
             let parent = index + (index & -index)
             if parent < tree.count { tree[parent] += tree[index] }
         }
+    }
+}
+
+// MARK: - Checking
+
+extension PageLedger {
+#if PAGINATEDLIST_INTERNAL_CHECKS
+    /// Stops the program if the ledger is broken (O(slots)): after every edit, in builds with
+    /// `PAGINATEDLIST_INTERNAL_CHECKS`.
+    @usableFromInline
+    func _checkInvariants() {
+        let problems = invariantViolations()
+        precondition(problems.isEmpty, "PageLedger of \(pageCount) pages: \(problems.joined(separator: "; "))")
+    }
+#else
+    /// Checks the ledger when built with `PAGINATEDLIST_INTERNAL_CHECKS`; else nothing.
+    @inlinable @inline(__always)
+    func _checkInvariants() {}
+#endif
+
+    /// What is wrong with the ledger, if anything: the held slots, the counts, and the Fenwick tree
+    /// against them. O(slots); for tests and `_checkInvariants()`.
+    func invariantViolations() -> [String] {
+        var problems: [String] = []
+        guard 0 <= low, low <= high, high <= slots.count else {
+            return ["held slots \(low) ..< \(high) outside the \(slots.count) slots"]
+        }
+        if tree.count != slots.count + 1 { problems.append("a tree of \(tree.count) entries over \(slots.count) slots") }
+        for (slot, page) in slots.enumerated() {
+            let held = slot >= low && slot < high
+            if held != (page != nil) { problems.append("slot \(slot) is \(held ? "held but empty" : "not held but filled")") }
+            if let page, page.count < 0 { problems.append("page in slot \(slot) counts \(page.count) items") }
+        }
+        guard problems.isEmpty else { return problems }
+        // Entry i sums the counts of slots (i - lowbit(i)) ..< i.
+        for index in 1 ..< tree.count {
+            let sum = slots[(index - (index & -index)) ..< index].reduce(0) { $0 + ($1?.count ?? 0) }
+            if tree[index] != sum { problems.append("tree entry \(index) is \(tree[index]), its slots count \(sum)") }
+        }
+        return problems
     }
 }

@@ -112,7 +112,7 @@ struct PagingStateMachineTests {
             "cutOff 0", "publish append=failed(PaginatedListTests.TestError(code: 1)) prepend=idle",
             "report retryScheduled(retry: 1, delay: 1.0 seconds)", "scheduleRetry append of 0 after 1.0 seconds",
         ])
-        #expect(describe(machine.retryDue(.append, of: LoadID(value: 0))) == ["publish append=loading prepend=idle", "start 1 first"])
+        #expect(describe(machine.retryDue(.edge(.append), of: LoadID(value: 0))) == ["publish append=loading prepend=idle", "start 1 first"])
     }
 
     @Test func aManualLoadDuringTheWaitCancelsTheRetryAndItsDueTimeIsIgnored() {
@@ -120,14 +120,14 @@ struct PagingStateMachineTests {
         _ = machine.loadNextPage()
         _ = machine.receive(.failed(TestError(1)), of: LoadID(value: 0))
         #expect(describe(machine.loadNextPage()) == ["cancelRetry append", "publish append=loading prepend=idle", "start 1 first"])
-        #expect(machine.retryDue(.append, of: LoadID(value: 0)).isEmpty)
+        #expect(machine.retryDue(.edge(.append), of: LoadID(value: 0)).isEmpty)
     }
 
     @Test func retriesBeyondThePolicyAreReportedAndNotScheduled() {
         var machine = machine(retry: RetryPolicy(maxRetries: 1, initialDelay: .seconds(1), jitter: 0))
         _ = machine.loadNextPage()
         _ = machine.receive(.failed(TestError(1)), of: LoadID(value: 0))
-        _ = machine.retryDue(.append, of: LoadID(value: 0))
+        _ = machine.retryDue(.edge(.append), of: LoadID(value: 0))
         #expect(describe(machine.receive(.failed(TestError(2)), of: LoadID(value: 1))) == [
             "cutOff 1", "publish append=failed(PaginatedListTests.TestError(code: 2)) prepend=idle",
             "report retriesExhausted(failures: 2)",

@@ -184,4 +184,39 @@ struct PagingStateMachineTests {
             "publish append=idle prepend=complete items=[1, 9, 2, 3] changes=[PaginatedList.ItemListChange.inserted(Range(1..<2))]",
         ])
     }
+
+    @Test func theMachineOfANewListHasNoInvariantViolation() {
+        #expect(machine().invariantViolations().isEmpty)
+    }
+
+    @Test func aGapAtTheEndOfTheListIsAnInvariantViolation() {
+        var machine = machine()
+        _ = machine.loadNextPage()
+        _ = machine.receive(page([1, 2]), of: LoadID(value: 0))
+        machine.gap = Machine.Gap(index: 2, continuation: .never, pageBudget: 1)
+        #expect(machine.invariantViolations() == ["gap at 2, not strictly inside the 2 items"])
+    }
+
+    @Test func aLedgerThatCountsOtherItemsThanTheListIsAnInvariantViolation() {
+        var machine = machine()
+        _ = machine.loadNextPage()
+        _ = machine.receive(page([1, 2]), of: LoadID(value: 0))
+        _ = machine.store.append([3])
+        #expect(machine.invariantViolations() == ["the ledger's pages count 2 items, the list holds 3"])
+    }
+
+    @Test func aFailedEndMissingFromTheFailureOrderIsAnInvariantViolation() {
+        var machine = machine()
+        _ = machine.loadNextPage()
+        _ = machine.receive(.failed(TestError(1)), of: LoadID(value: 0))
+        machine.failureOrder = []
+        #expect(machine.invariantViolations() == ["failure order [], failed kinds [append]"])
+    }
+
+    @Test func theFirstPageMadeForALoadNotInFlightIsAPreconditionFailure() async {
+        await #expect(processExitsWith: .failure) {
+            var machine = PagingStateMachine<Int, TestError>(retry: nil, generator: SystemRandomNumberGenerator())
+            machine.firstPageMade(.never, for: LoadID(value: 7))
+        }
+    }
 }

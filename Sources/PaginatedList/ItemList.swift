@@ -87,7 +87,7 @@ extension ItemList: RandomAccessCollection {
         get {
             precondition(position >= 0 && position < count, "ItemList index \(position) out of range 0..<\(count)")
             let (node, offset) = unretainedLeaf(at: position)
-            let item = node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ItemListLeaf<Item>.self).items[offset] }
+            let item = node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ItemListLeaf<Item>.self).read { $0[offset] } }
             withExtendedLifetime(self) {}
             return item
         }
@@ -111,26 +111,26 @@ extension ItemList: RandomAccessCollection {
     /// It keeps the list it iterates alive and unchanged: mutating the list meanwhile copies the nodes it
     /// writes, as for any other snapshot.
     public struct Iterator: IteratorProtocol {
-        @usableFromInline let list: ItemList
-        /// The leaf being read (kept alive for `items`).
-        @usableFromInline var leaf: ItemListLeaf<Item>?
-        @usableFromInline var items: UnsafeMutablePointer<Item>?
-        @usableFromInline var offset = 0
-        @usableFromInline var leafCount = 0
+        @usableFromInline let _list: ItemList
+        /// The leaf being read.
+        @usableFromInline private(set) var _leaf: ItemListLeaf<Item>?
+        @usableFromInline private(set) var _offset = 0
+        @usableFromInline private(set) var _leafCount = 0
         /// The list position of the first item of the next leaf.
-        @usableFromInline var nextLeafStart = 0
+        @usableFromInline private(set) var _nextLeafStart = 0
 
         @inlinable
         init(list: ItemList) {
-            self.list = list
+            _list = list
         }
 
         /// The next item, or `nil` after the last one. O(1) amortised.
         @inlinable
         public mutating func next() -> Item? {
-            if offset < leafCount {
-                defer { offset += 1 }
-                return items.unsafelyUnwrapped[offset]
+            if _offset < _leafCount {
+                let offset = _offset
+                _offset = offset &+ 1
+                return _leaf.unsafelyUnwrapped.read { $0[offset] }
             }
             return nextFromNextLeaf()
         }
@@ -138,15 +138,15 @@ extension ItemList: RandomAccessCollection {
         /// Moves to the next leaf and returns its first item; `nil` at the end.
         @inlinable
         mutating func nextFromNextLeaf() -> Item? {
-            guard nextLeafStart < list.count else { return nil }
-            let (found, start) = list.leaf(at: nextLeafStart)
+            guard _nextLeafStart < _list.count else { return nil }
+            let (found, start) = _list.leaf(at: _nextLeafStart)
             precondition(start == 0)
-            leaf = found
-            items = found.items
-            leafCount = found.count
-            nextLeafStart += found.count
-            offset = 1
-            return found.items[0]
+            let (count, first) = found.read { ($0.count, $0[0]) }
+            _leaf = found
+            _leafCount = count
+            _nextLeafStart += count
+            _offset = 1
+            return first
         }
     }
 }
@@ -200,7 +200,7 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
     mutating func replaceItem(at position: Int, with item: Item) {
         defer { _checkInvariants() }
         precondition(position >= 0 && position < count, "ItemList index \(position) out of range 0..<\(count)")
-        modifyLeaf(at: position, delta: 0) { leaf, offset in leaf.items[offset] = item }
+        modifyLeaf(at: position, delta: 0) { leaf, offset in leaf[offset] = item }
     }
 
     /// Appends `items` at the end. O(k + log n) for k items; O(k) amortised when the list is not shared.
@@ -257,7 +257,7 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
         if range.isEmpty && items.isEmpty { return }
         if range.count == items.count, items.count <= 4 {
             for (offset, item) in items.enumerated() {
-                modifyLeaf(at: range.lowerBound + offset, delta: 0) { leaf, at in leaf.items[at] = item }
+                modifyLeaf(at: range.lowerBound + offset, delta: 0) { leaf, at in leaf[at] = item }
             }
             return
         }
@@ -304,10 +304,11 @@ extension ItemList {
         var offset = position
         for _ in 0 ..< height {
             node = node._withUnsafeGuaranteedRef { node in
-                let inner = unsafeDowncast(node, to: ItemListInner.self)
-                let found = inserting ? inner.child(insertingAt: offset) : inner.child(containing: offset)
-                offset = found.offset
-                return Unmanaged.passUnretained(inner.slots[found.slot].node)
+                unsafeDowncast(node, to: ItemListInner.self).read { inner in
+                    let found = inserting ? inner.child(insertingAt: offset) : inner.child(containing: offset)
+                    offset = found.offset
+                    return Unmanaged.passUnretained(inner[found.slot].node)
+                }
             }
         }
         return (node, offset)
@@ -332,14 +333,14 @@ extension ItemList {
     /// Runs `body` on the leaf holding item `position`, made unique (every shared node on the path is
     /// copied), after adding `delta` to the counts on the path. The leaf has room for `delta` more items.
     @inlinable
-    mutating func modifyLeaf(at position: Int, delta: Int, _ body: (ItemListLeaf<Item>, Int) -> Void) {
+    mutating func modifyLeaf(at position: Int, delta: Int, _ body: (ItemListLeafHandle<Item>, Int) -> Void) {
         itemCount += delta
         Self.modify(&root!, height: height, position: position, inserting: false, delta: delta, body)
     }
 
     /// `modifyLeaf(at:delta:_:)` for an insertion at `position` (in `0 ... count`).
     @inlinable
-    mutating func modifyLeaf(insertingAt position: Int, delta: Int, _ body: (ItemListLeaf<Item>, Int) -> Void) {
+    mutating func modifyLeaf(insertingAt position: Int, delta: Int, _ body: (ItemListLeafHandle<Item>, Int) -> Void) {
         itemCount += delta
         Self.modify(&root!, height: height, position: position, inserting: true, delta: delta, body)
     }
@@ -347,31 +348,33 @@ extension ItemList {
     @inlinable
     static func modify(
         _ node: inout ItemListNode, height: Int, position: Int, inserting: Bool, delta: Int,
-        _ body: (ItemListLeaf<Item>, Int) -> Void
+        _ body: (ItemListLeafHandle<Item>, Int) -> Void
     ) {
         if height == 0 {
             let unique = isKnownUniquelyReferenced(&node)
             var leaf = unsafeDowncast(node, to: ItemListLeaf<Item>.self)
-            let needed = leaf.count + Swift.max(delta, 0)
-            if !unique || leaf.room < needed {
+            let (count, room) = leaf.read { ($0.count, $0.room) }
+            let needed = count + Swift.max(delta, 0)
+            if !unique || room < needed {
                 // A private copy is sized to grow (doubling); a copy made because of a snapshot, exactly.
-                let capacity = unique ? Swift.min(ItemListLeaf<Item>.maxCount, Swift.max(needed, 2 * leaf.room)) : needed
+                let capacity = unique ? Swift.min(ItemListLeaf<Item>.maxCount, Swift.max(needed, 2 * room)) : needed
                 leaf = leaf.copy(capacity: capacity)
                 node = leaf
             }
-            body(leaf, position)
+            leaf.update { body($0, position) }
             return
         }
         if !isKnownUniquelyReferenced(&node) {
             node = unsafeDowncast(node, to: ItemListInner.self).copy()
         }
-        let inner = unsafeDowncast(node, to: ItemListInner.self)
-        let found = inserting ? inner.child(insertingAt: position) : inner.child(containing: position)
-        inner.header.pointee.total += delta
-        let slots = inner.slots
-        slots[found.slot].count += delta
-        if delta != 0 { inner.refreshEnds() }
-        modify(&slots[found.slot].node, height: height - 1, position: found.offset, inserting: inserting, delta: delta, body)
+        unsafeDowncast(node, to: ItemListInner.self).update { inner in
+            let found = inserting ? inner.child(insertingAt: position) : inner.child(containing: position)
+            inner.adjust(slot: found.slot, by: delta)
+            if delta != 0 { inner.refreshEnds() }
+            inner.withChild(found.slot) { child in
+                modify(&child, height: height - 1, position: found.offset, inserting: inserting, delta: delta, body)
+            }
+        }
     }
 
     /// Inserts `items` (at most a leaf's worth) at `position`, where the leaf has no room for them,
@@ -396,18 +399,24 @@ extension ItemList {
     ) -> ItemListNode? {
         typealias Leaf = ItemListLeaf<Item>
         if height == 0 {
-            let leaf = unsafeDowncast(node, to: Leaf.self)
-            let total = leaf.count + items.count
-            precondition(total > Leaf.maxCount && total <= 2 * Leaf.maxCount)
-            let before = UnsafeBufferPointer(rebasing: leaf.buffer[..<position])
-            let after = UnsafeBufferPointer(rebasing: leaf.buffer[position...])
-            let left = Leaf.make(capacity: total / 2), right = Leaf.make(capacity: total - total / 2)
-            var filled = 0
-            for piece in [before, items, after] {
-                let intoLeft = Swift.max(0, Swift.min(piece.count, total / 2 - filled))
-                left.append(copying: UnsafeBufferPointer(rebasing: piece[..<intoLeft]))
-                right.append(copying: UnsafeBufferPointer(rebasing: piece[intoLeft...]))
-                filled += piece.count
+            let (left, right) = unsafeDowncast(node, to: Leaf.self).read { leaf in
+                let total = leaf.count + items.count
+                precondition(total > Leaf.maxCount && total <= 2 * Leaf.maxCount)
+                let before = UnsafeBufferPointer(rebasing: leaf.items[..<position])
+                let after = UnsafeBufferPointer(rebasing: leaf.items[position...])
+                let left = Leaf.make(capacity: total / 2), right = Leaf.make(capacity: total - total / 2)
+                left.update { left in
+                    right.update { right in
+                        var filled = 0
+                        for piece in [before, items, after] {
+                            let intoLeft = Swift.max(0, Swift.min(piece.count, total / 2 - filled))
+                            left.append(copying: UnsafeBufferPointer(rebasing: piece[..<intoLeft]))
+                            right.append(copying: UnsafeBufferPointer(rebasing: piece[intoLeft...]))
+                            filled += piece.count
+                        }
+                    }
+                }
+                return (left, right)
             }
             node = left
             return right
@@ -415,29 +424,33 @@ extension ItemList {
         if !isKnownUniquelyReferenced(&node) {
             node = unsafeDowncast(node, to: ItemListInner.self).copy()
         }
-        let inner = unsafeDowncast(node, to: ItemListInner.self)
-        let found = inner.child(insertingAt: position)
-        inner.header.pointee.total += items.count
-        let slots = inner.slots
-        guard let sibling = insert(items, at: found.offset, into: &slots[found.slot].node, height: height - 1) else {
-            slots[found.slot].count += items.count
-            inner.refreshEnds()
-            return nil
+        // When this node splits: the node that takes its place, and its new right sibling.
+        let split = unsafeDowncast(node, to: ItemListInner.self).update { inner -> (ItemListNode, ItemListNode)? in
+            let found = inner.child(insertingAt: position)
+            let sibling = inner.withChild(found.slot) { child in
+                insert(items, at: found.offset, into: &child, height: height - 1)
+            }
+            guard let sibling else {
+                inner.adjust(slot: found.slot, by: items.count)
+                inner.refreshEnds()
+                return nil
+            }
+            // The child split: its slot counts what it kept, the new slot after it the rest.
+            let added = ItemListTree<Item>.slot(sibling, height: height - 1)
+            inner.adjust(slot: found.slot, by: items.count - added.count)
+            if inner.count < ItemListInner.maxCount {
+                inner.insert(added, at: found.slot + 1)
+                return nil
+            }
+            var all = Array(inner.slots)
+            all.insert(added, at: found.slot + 1)
+            let half = all.count / 2
+            return (ItemListInner.make(height: height, slots: Array(all[..<half])),
+                    ItemListInner.make(height: height, slots: Array(all[half...])))
         }
-        slots[found.slot].count = ItemListTree<Item>.total(slots[found.slot].node, height: height - 1)
-        let added = ItemListTree<Item>.slot(sibling, height: height - 1)
-        if inner.count < ItemListInner.maxCount {
-            (slots + found.slot + 2).moveInitialize(from: slots + found.slot + 1, count: inner.count - found.slot - 1)
-            (slots + found.slot + 1).initialize(to: added)
-            inner.header.pointee.count += 1
-            inner.refreshEnds()
-            return nil
-        }
-        var all = Array(inner.buffer)
-        all.insert(added, at: found.slot + 1)
-        let half = all.count / 2
-        node = ItemListInner.make(height: height, slots: Array(all[..<half]))
-        return ItemListInner.make(height: height, slots: Array(all[half...]))
+        guard let (left, right) = split else { return nil }
+        node = left
+        return right
     }
 
     /// Calls `body` with each leaf's items, in order. O(n).
@@ -446,9 +459,11 @@ extension ItemList {
         guard let root else { return }
         func visit(_ node: ItemListNode, _ height: Int) {
             if height == 0 {
-                body(unsafeDowncast(node, to: ItemListLeaf<Item>.self).buffer)
+                unsafeDowncast(node, to: ItemListLeaf<Item>.self).read { body($0.items) }
             } else {
-                for slot in unsafeDowncast(node, to: ItemListInner.self).buffer { visit(slot.node, height - 1) }
+                unsafeDowncast(node, to: ItemListInner.self).read { inner in
+                    for slot in inner.slots { visit(slot.node, height - 1) }
+                }
             }
         }
         visit(root, height)

@@ -28,32 +28,36 @@ extension ItemList {
                     return 0
                 }
                 let minimum = isRoot ? 1 : ItemListLeaf<Item>.minCount
-                if leaf.count < minimum || leaf.count > ItemListLeaf<Item>.maxCount {
-                    problems.append("\(path): leaf of \(leaf.count) items, expected \(minimum)...\(ItemListLeaf<Item>.maxCount)")
+                let (count, room) = leaf.read { ($0.count, $0.room) }
+                if count < minimum || count > ItemListLeaf<Item>.maxCount {
+                    problems.append("\(path): leaf of \(count) items, expected \(minimum)...\(ItemListLeaf<Item>.maxCount)")
                 }
-                if leaf.count > leaf.room { problems.append("\(path): leaf of \(leaf.count) items with room for \(leaf.room)") }
-                return leaf.count
+                if count > room { problems.append("\(path): leaf of \(count) items with room for \(room)") }
+                return count
             }
             guard let inner = node as? ItemListInner else {
                 problems.append("\(path): expected an inner node")
                 return 0
             }
-            if inner.height != height { problems.append("\(path): inner node of height \(inner.height) at height \(height)") }
+            let (innerHeight, slots, innerTotal, ends) = inner.read { inner in
+                (inner.height, Array(inner.slots), inner.total, inner.withEnds { Array($0) })
+            }
+            if innerHeight != height { problems.append("\(path): inner node of height \(innerHeight) at height \(height)") }
             let minimum = isRoot ? 2 : ItemListInner.minCount
-            if inner.count < minimum || inner.count > ItemListInner.maxCount {
-                problems.append("\(path): \(inner.count) children, expected \(minimum)...\(ItemListInner.maxCount)")
+            if slots.count < minimum || slots.count > ItemListInner.maxCount {
+                problems.append("\(path): \(slots.count) children, expected \(minimum)...\(ItemListInner.maxCount)")
             }
             var total = 0
-            for (index, slot) in inner.buffer.enumerated() {
+            for (index, slot) in slots.enumerated() {
                 let counted = check(slot.node, height: height - 1, isRoot: false, path: "\(path)/\(index)")
                 if counted != slot.count { problems.append("\(path)/\(index): slot count \(slot.count), subtree holds \(counted)") }
                 total += counted
             }
-            if total != inner.total { problems.append("\(path): total \(inner.total), children hold \(total)") }
+            if total != innerTotal { problems.append("\(path): total \(innerTotal), children hold \(total)") }
             var end = 0
-            for index in 0 ... 16 {
-                if index > 0 { end = index <= inner.count ? end + inner.slots[index - 1].count : Int.max }
-                if inner.ends[index] != end { problems.append("\(path): running total \(index) is \(inner.ends[index]), expected \(end)") }
+            for (index, entry) in ends.enumerated() {
+                if index > 0 { end = index <= slots.count ? end + slots[index - 1].count : Int.max }
+                if entry != end { problems.append("\(path): running total \(index) is \(entry), expected \(end)") }
             }
             return total
         }
@@ -69,7 +73,7 @@ extension ItemList {
         func visit(_ node: ItemListNode, _ height: Int) {
             identifiers.append(ObjectIdentifier(node))
             guard height > 0 else { return }
-            for slot in unsafeDowncast(node, to: ItemListInner.self).buffer { visit(slot.node, height - 1) }
+            for slot in unsafeDowncast(node, to: ItemListInner.self).read({ Array($0.slots) }) { visit(slot.node, height - 1) }
         }
         visit(root, height)
         return identifiers

@@ -261,3 +261,33 @@ struct ItemListTests {
         #expect(published.withLock { $0.allSatisfy { $0.0.elementsEqual($0.1) } })
     }
 }
+
+@Suite("ItemList nodes")
+struct ItemListNodeTests {
+    @Test func anUpdateHandleWritesTheLeafAndAReadHandleSeesIt() {
+        let leaf = [1, 2, 3].withUnsafeBufferPointer { ItemListLeaf<Int>.make(copying: $0) }
+        leaf.update { $0[1] = 20 }
+        #expect(leaf.read { Array($0.items) } == [1, 20, 3])
+    }
+
+    @Test func theRunningTotalsAreOneMoreThanTheChildrenAnInnerNodeHolds() {
+        #expect(ItemListInner.endsCount == ItemListInner.maxCount + 1)
+        #expect(MemoryLayout<ItemListEnds>.size == ItemListInner.endsCount * MemoryLayout<Int>.stride)
+    }
+
+#if DEBUG
+    @Test func aWriteThroughAReadHandleStopsADebugBuild() async {
+        await #expect(processExitsWith: .failure) {
+            let leaf = [1, 2, 3].withUnsafeBufferPointer { ItemListLeaf<Int>.make(copying: $0) }
+            leaf.read { $0[0] = 9 }
+        }
+    }
+
+    @Test func aReadPastTheLeafsItemsStopsADebugBuild() async {
+        await #expect(processExitsWith: .failure) {
+            let leaf = [1, 2, 3].withUnsafeBufferPointer { ItemListLeaf<Int>.make(copying: $0, capacity: 8) }
+            _ = leaf.read { $0[3] }
+        }
+    }
+#endif
+}

@@ -27,18 +27,18 @@ public struct ItemList<Item> {
     // Its edits and paths are inlinable: a client's appends and edits specialise for its `Item` (`Benchmarks
     // itemlist`, append, view model and edit rows).
     /// The root of the tree (a leaf when `height` is 0); `nil` when the list is empty.
-    @usableFromInline var root: ItemListNode?
+    @usableFromInline private(set) var _root: ItemListNode?
     /// The height of the root: 0 for a leaf.
-    @usableFromInline var height: Int
+    @usableFromInline private(set) var _height: Int
     /// The number of items (`count`), stored here so that the inlinable edits can set it.
-    @usableFromInline var itemCount: Int
+    @usableFromInline private(set) var _count: Int
 
     /// An empty list.
     @inlinable
     public init() {
-        root = nil
-        height = 0
-        itemCount = 0
+        _root = nil
+        _height = 0
+        _count = 0
     }
 
     /// A list of `items`, in order. O(number of items).
@@ -50,15 +50,15 @@ public struct ItemList<Item> {
 
     @inlinable
     init(tree: ItemListTree<Item>?) {
-        root = tree?.node
-        height = tree?.height ?? 0
-        itemCount = tree?.count ?? 0
+        _root = tree?.node
+        _height = tree?.height ?? 0
+        _count = tree?.count ?? 0
     }
 
     /// The tree, for the algorithms; `nil` when the list is empty.
     @inlinable
     var tree: ItemListTree<Item>? {
-        get { root.map { ItemListTree(node: $0, height: height, count: count) } }
+        get { _root.map { ItemListTree(node: $0, height: _height, count: count) } }
         set { self = ItemList(tree: newValue) }
     }
 }
@@ -68,7 +68,7 @@ public struct ItemList<Item> {
 extension ItemList: RandomAccessCollection {
     /// The number of items. O(1).
     @inlinable
-    public var count: Int { itemCount }
+    public var count: Int { _count }
 
     /// The position of the first item: always 0.
     @inlinable
@@ -261,7 +261,7 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
             }
             return
         }
-        if root != nil, range.isEmpty || items.isEmpty {
+        if _root != nil, range.isEmpty || items.isEmpty {
             // Fast paths inside one leaf.
             // Only the leaf's count is kept: a reference to the leaf would make it look shared.
             let (leafCount, offset) = leafCount(at: range.lowerBound, inserting: range.isEmpty)
@@ -278,7 +278,7 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
                 return
             }
             if items.isEmpty, offset + range.count <= leafCount,
-               height == 0 ? range.count < leafCount : leafCount - range.count >= ItemListLeaf<Item>.minCount {
+               _height == 0 ? range.count < leafCount : leafCount - range.count >= ItemListLeaf<Item>.minCount {
                 modifyLeaf(at: range.lowerBound, delta: -range.count) { leaf, at in
                     leaf.remove(at ..< at + range.count)
                 }
@@ -300,9 +300,9 @@ extension ItemList {
     /// The descent takes no reference count: the caller keeps the list, and so the whole tree, alive.
     @inlinable
     func unretainedLeaf(at position: Int, inserting: Bool = false) -> (Unmanaged<ItemListNode>, Int) {
-        var node = Unmanaged.passUnretained(root.unsafelyUnwrapped)
+        var node = Unmanaged.passUnretained(_root.unsafelyUnwrapped)
         var offset = position
-        for _ in 0 ..< height {
+        for _ in 0 ..< _height {
             node = node._withUnsafeGuaranteedRef { node in
                 unsafeDowncast(node, to: ItemListInner.self).read { inner in
                     let found = inserting ? inner.child(insertingAt: offset) : inner.child(containing: offset)
@@ -334,15 +334,15 @@ extension ItemList {
     /// copied), after adding `delta` to the counts on the path. The leaf has room for `delta` more items.
     @inlinable
     mutating func modifyLeaf(at position: Int, delta: Int, _ body: (ItemListLeafHandle<Item>, Int) -> Void) {
-        itemCount += delta
-        Self.modify(&root!, height: height, position: position, inserting: false, delta: delta, body)
+        _count += delta
+        Self.modify(&_root!, height: _height, position: position, inserting: false, delta: delta, body)
     }
 
     /// `modifyLeaf(at:delta:_:)` for an insertion at `position` (in `0 ... count`).
     @inlinable
     mutating func modifyLeaf(insertingAt position: Int, delta: Int, _ body: (ItemListLeafHandle<Item>, Int) -> Void) {
-        itemCount += delta
-        Self.modify(&root!, height: height, position: position, inserting: true, delta: delta, body)
+        _count += delta
+        Self.modify(&_root!, height: _height, position: position, inserting: true, delta: delta, body)
     }
 
     @inlinable
@@ -382,13 +382,13 @@ extension ItemList {
     /// (a B-tree insertion).
     @inlinable
     mutating func insertSplittingPath(_ items: UnsafeBufferPointer<Item>, at position: Int) {
-        itemCount += items.count
-        guard let sibling = Self.insert(items, at: position, into: &root!, height: height) else { return }
-        let old = root.unsafelyUnwrapped
-        root = ItemListInner.make(height: height + 1, slots: [
-            ItemListTree<Item>.slot(old, height: height), ItemListTree<Item>.slot(sibling, height: height),
+        _count += items.count
+        guard let sibling = Self.insert(items, at: position, into: &_root!, height: _height) else { return }
+        let old = _root.unsafelyUnwrapped
+        _root = ItemListInner.make(height: _height + 1, slots: [
+            ItemListTree<Item>.slot(old, height: _height), ItemListTree<Item>.slot(sibling, height: _height),
         ])
-        height += 1
+        _height += 1
     }
 
     /// Inserts `items` at `position` in the subtree of `node` (made unique first); returns the node's new
@@ -456,7 +456,7 @@ extension ItemList {
     /// Calls `body` with each leaf's items, in order. O(n).
     @inlinable
     func forEachLeaf(_ body: (UnsafeBufferPointer<Item>) -> Void) {
-        guard let root else { return }
+        guard let root = _root else { return }
         func visit(_ node: ItemListNode, _ height: Int) {
             if height == 0 {
                 unsafeDowncast(node, to: ItemListLeaf<Item>.self).read { body($0.items) }
@@ -466,7 +466,7 @@ extension ItemList {
                 }
             }
         }
-        visit(root, height)
+        visit(root, _height)
     }
 }
 
@@ -477,7 +477,7 @@ extension ItemList: Equatable where Item: Equatable {
     @inlinable
     public static func == (lhs: ItemList, rhs: ItemList) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.root === rhs.root { return true }
+        if lhs._root === rhs._root { return true }
         return lhs.elementsEqual(rhs)
     }
 }

@@ -17,8 +17,8 @@ extension ItemList {
     /// `ItemListTree` holds): node sizes, heights, counts. O(n); for tests.
     func invariantViolations() -> [String] {
         var problems: [String] = []
-        guard let root else {
-            if count != 0 || height != 0 { problems.append("empty list with count \(count), height \(height)") }
+        guard let root = _root else {
+            if count != 0 || _height != 0 { problems.append("empty list with count \(count), height \(_height)") }
             return problems
         }
         func check(_ node: ItemListNode, height: Int, isRoot: Bool, path: String) -> Int {
@@ -61,7 +61,7 @@ extension ItemList {
             }
             return total
         }
-        let total = check(root, height: height, isRoot: true, path: "root")
+        let total = check(root, height: _height, isRoot: true, path: "root")
         if total != count { problems.append("count \(count), tree holds \(total)") }
         return problems
     }
@@ -69,16 +69,16 @@ extension ItemList {
     /// The identities of the tree's nodes, for tests of structural sharing. O(n / leaf size).
     func nodeIdentifiers() -> [ObjectIdentifier] {
         var identifiers: [ObjectIdentifier] = []
-        guard let root else { return identifiers }
+        guard let root = _root else { return identifiers }
         func visit(_ node: ItemListNode, _ height: Int) {
             identifiers.append(ObjectIdentifier(node))
             guard height > 0 else { return }
             for slot in unsafeDowncast(node, to: ItemListInner.self).read({ Array($0.slots) }) { visit(slot.node, height - 1) }
         }
-        visit(root, height)
+        visit(root, _height)
         return identifiers
     }
 
     /// The number of levels of the tree (0 when empty, 1 for a single leaf).
-    var levels: Int { root == nil ? 0 : height + 1 }
+    var levels: Int { _root == nil ? 0 : _height + 1 }
 }

@@ -19,9 +19,9 @@ struct ItemListTree<Item> {
     @usableFromInline
     typealias Slot = ItemListSlot
 
-    @usableFromInline var node: ItemListNode
-    @usableFromInline var height: Int
-    @usableFromInline var count: Int
+    @usableFromInline let node: ItemListNode
+    @usableFromInline let height: Int
+    @usableFromInline let count: Int
 
     @inlinable
     init(node: ItemListNode, height: Int, count: Int) {

@@ -42,20 +42,20 @@ struct ItemListTests {
         #expect(list.startIndex == list.endIndex)
         #expect(Array(list) == [])
         #expect(list.first == nil)
-        #expect(list.root == nil)
+        #expect(list._root == nil)
     }
 
     @Test func appendingAnEmptySequenceChangesNothing() {
         var empty = ItemList<Int>()
         empty.append(contentsOf: [])
         #expect(empty.isEmpty)
-        #expect(empty.root == nil)
+        #expect(empty._root == nil)
 
         var list: ItemList = [1, 2]
-        let root = list.root
+        let root = list._root
         list.append(contentsOf: [])
         #expect(list == [1, 2])
-        #expect(list.root === root)
+        #expect(list._root === root)
     }
 
     @Test func editingAListNobodySharesWritesInPlace() {
@@ -75,7 +75,7 @@ struct ItemListTests {
         var roots = Set<ObjectIdentifier>()
         for item in 0 ..< 100 {
             growing.append(item)
-            roots.insert(ObjectIdentifier(growing.root!))
+            roots.insert(ObjectIdentifier(growing._root!))
         }
         #expect(roots.count <= 8)
         #expect(growing.elementsEqual(0 ..< 100))

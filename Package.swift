@@ -12,6 +12,13 @@
 //   PaginatedListTesting ─────► PaginatedList ─► Signals
 import PackageDescription
 
+// The package recognises one conditional compilation flag, for its own tests (never for a release):
+//
+//     swift test -Xswiftc -DPAGINATEDLIST_INTERNAL_CHECKS --scratch-path .build-checks
+//
+// makes the view model's state machine, its item store, `ItemList`, `IDPositions` and the page ledger
+// check their invariants after every input and edit, and stop at the first that breaks one (O(n) each:
+// no performance figure holds then). `.ci/run` runs the model-based suites once that way.
 let settings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]

@@ -132,12 +132,6 @@ struct PagingStateMachine<Item, Failure: Error> {
             }
         }
 
-        @inlinable
-        var loadID: LoadID? {
-            if case let .loading(_, load) = self { return load }
-            return nil
-        }
-
         /// The pending load, when the edge has one.
         @inlinable
         var pending: PendingLoad? {
@@ -240,8 +234,11 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// The failure of the most recently failed kind of load that has not been retried since.
     @inlinable
     var lastError: Failure? {
-        guard let kind = failureOrder.last else { return nil }
-        return kind == .refresh ? refresh.loadState.error : edge(kind).loadState.error
+        switch failureOrder.last {
+        case nil: nil
+        case .refresh: refresh.loadState.error
+        case let .edge(direction): edge(direction).loadState.error
+        }
     }
 
     // MARK: - Commands
@@ -250,44 +247,51 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// the same producer instead of asking the dependency again.
     @inlinable
     mutating func firstPageMade(_ producer: PageProducer, for load: LoadID) {
-        if let direction = direction(loading: load), case let .loading(pending, _) = edge(direction.kind) {
+        defer { _checkInvariants() }
+        if let (direction, pending) = edge(loading: load) {
             var made = pending
             made.request = .producer(producer)
-            setEdge(direction.kind, .loading(made, load))
+            setEdge(direction, .loading(made, load))
         } else if case .loading(let progress, var pending, load) = refresh {
             pending.request = .producer(producer)
             refresh = .loading(progress, pending, load)
+        } else {
+            // The storage runs a `.start` right after the input that named it: that load is still in flight.
+            preconditionFailure("PagingStateMachine.firstPageMade: load \(load.value) is not in flight; \(stateDescription)")
         }
     }
 
     /// `loadNextPage()`: loads the pending page after the last item (retrying it after a failure).
     @inlinable
     mutating func loadNextPage() -> [Action] {
-        load(.append, prefetch: nil)
+        defer { _checkInvariants() }
+        return load(.append, prefetch: nil)
     }
 
     /// `loadPreviousPage()`: loads the pending page before the first item (retrying it after a failure).
     @inlinable
     mutating func loadPreviousPage() -> [Action] {
-        load(.prepend, prefetch: nil)
+        defer { _checkInvariants() }
+        return load(.prepend, prefetch: nil)
     }
 
     /// `loadNextPageIfNeeded` / `loadPagesIfNeeded`: loads at each end the request's rows are near;
     /// otherwise remembers the request while that end's page is pending, to re-check it when it lands.
     @inlinable
     mutating func loadIfNeeded(_ request: PrefetchRequest) -> [Action] {
+        defer { _checkInvariants() }
         var actions: [Action] = []
         for direction in [Direction.append, .prepend] {
-            switch edge(direction.kind) {
+            switch edge(direction) {
             case .ready:
                 let wanted = direction == .append ? request.wantsMore(count: items.count) : request.wantsPrevious
                 if wanted { actions += load(direction, prefetch: request) }
             case .loading(var pending, let load):
                 pending.remember(request, toward: direction)
-                setEdge(direction.kind, .loading(pending, load))
+                setEdge(direction, .loading(pending, load))
             case .failed(let error, var pending, let retryOf):
                 pending.remember(request, toward: direction)
-                setEdge(direction.kind, .failed(error, pending, retryOf: retryOf))
+                setEdge(direction, .failed(error, pending, retryOf: retryOf))
             case .waiting, .complete:
                 break
             }
@@ -299,6 +303,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// `loadNextPage()` loads a fresh first page.
     @inlinable
     mutating func reset() -> [Action] {
+        defer { _checkInvariants() }
         var actions = cutOffEdges() + cutOffRefresh()
         append = .ready(PendingLoad(request: .firstPage))
         prepend = .waiting
@@ -316,10 +321,14 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// retried or cancelled it meanwhile.
     @inlinable
     mutating func retryDue(_ kind: LoadKind, of failedLoad: LoadID) -> [Action] {
-        if kind == .refresh { return refreshRetryDue(of: failedLoad) }
-        guard case let .failed(_, pending, retryOf) = edge(kind), retryOf == failedLoad,
-              let direction = kind.direction else { return [] }
-        return start(direction, pending)
+        defer { _checkInvariants() }
+        switch kind {
+        case .refresh:
+            return refreshRetryDue(of: failedLoad)
+        case let .edge(direction):
+            guard case let .failed(_, pending, retryOf) = edge(direction), retryOf == failedLoad else { return [] }
+            return start(direction, pending)
+        }
     }
 
     // MARK: - Edits
@@ -327,6 +336,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// Replaces the held item with `item`'s id by `item`; nothing if no item with that id is held.
     @inlinable
     mutating func update(_ item: Item) -> [Action] {
+        defer { _checkInvariants() }
         guard let index = store.position(ofIDOf: item) else { return [] }
         return replace([(index, item)])
     }
@@ -335,6 +345,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// transition, one `.updated` with every offset.
     @inlinable
     mutating func replace(_ replacements: [(index: Int, item: Item)]) -> [Action] {
+        defer { _checkInvariants() }
         guard !replacements.isEmpty else { return [] }
         var offsets: [Int] = []
         for (index, item) in replacements {
@@ -348,6 +359,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// Removes the item whose id is `key`; nothing if it is not held.
     @inlinable
     mutating func remove(key: AnyHashable) -> [Action] {
+        defer { _checkInvariants() }
         guard let index = store.position(ofKey: key) else { return [] }
         if let page = ledger.page(holding: index) { ledger.adjust(page: page, by: -1) }
         let changes = store.remove(at: index)
@@ -358,6 +370,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// Inserts `batch` at `index` (clamped to the list); items whose id is held update it in place.
     @inlinable
     mutating func insert(_ batch: [Item], at index: Int) -> [Action] {
+        defer { _checkInvariants() }
         let changes = store.insert(batch, at: index)
         attributeInsertions(in: changes)
         return changes.isEmpty ? [] : [transition(changes)]
@@ -374,11 +387,12 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// An event of load `load`.
     @inlinable
     mutating func receive(_ event: Event<Page<Item, Failure>, Failure>, of load: LoadID) -> [Action] {
-        if let direction = direction(loading: load) {
-            return receive(event, of: load, extending: direction)
+        defer { _checkInvariants() }
+        if let (direction, pending) = edge(loading: load) {
+            return receive(event, of: load, extending: direction, pending: pending)
         }
-        if case .loading(_, _, load) = refresh {
-            return receiveRefresh(event, of: load)
+        if case .loading(let progress, let pending, load) = refresh {
+            return receiveRefresh(event, of: load, progress: progress, pending: pending)
         }
         return unexpected(event.map { _ in () }, of: load)
     }
@@ -400,19 +414,20 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     @inlinable
+    /// An event of `direction`'s load in flight, `load`, whose pending page is `pending`.
     mutating func receive(
-        _ event: Event<Page<Item, Failure>, Failure>, of load: LoadID, extending direction: Direction
+        _ event: Event<Page<Item, Failure>, Failure>, of load: LoadID, extending direction: Direction,
+        pending: PendingLoad
     ) -> [Action] {
-        guard case let .loading(pending, _) = edge(direction.kind) else { return [] }
         switch event {
         case let .value(page):
             return land(page, of: load, extending: direction, pending: pending)
         case let .failed(error):
-            let outcome = failure(of: direction.kind, load: load, error: error, pending: pending)
-            setEdge(direction.kind, .failed(error, outcome.failed, retryOf: outcome.retryOf))
+            let outcome = failure(of: .edge(direction), load: load, error: error, pending: pending)
+            setEdge(direction, .failed(error, outcome.failed, retryOf: outcome.retryOf))
             return [.cutOff(load), transition()] + outcome.then
         case .completed, .interrupted:
-            setEdge(direction.kind, .ready(PendingLoad(request: pending.request)))
+            setEdge(direction, .ready(PendingLoad(request: pending.request)))
             let diagnostic: PaginatedListDiagnostic = if case .completed = event { .completedWithoutPage } else { .interruptedWithoutPage }
             return [.cutOff(load), transition(), .report(diagnostic)]
         }
@@ -484,7 +499,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     mutating func continueAfterLanding(
         _ page: Page<Item, Failure>, direction: Direction, pending: PendingLoad, shift: Int
     ) -> [Action] {
-        guard case let .ready(ready) = edge(direction.kind) else { return [] }
+        guard case let .ready(ready) = edge(direction) else { return [] }
         let request = pending.prefetch?.shifted(by: shift)
         if page.items.isEmpty {
             let empties = pending.emptyPagesInARow + 1
@@ -534,7 +549,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         guard !refresh.isBusy else { return [] }
         var cancelsRetry = false
         var pending: PendingLoad
-        switch edge(direction.kind) {
+        switch edge(direction) {
         case let .ready(ready):
             pending = ready
         case let .failed(_, failed, retryOf):
@@ -548,7 +563,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         // The cancellation goes in front of the start's actions: concatenating arrays of actions copies
         // each one through the generic value witnesses (`Benchmarks itemlist`, view model rows).
         var actions = start(direction, pending)
-        if cancelsRetry { actions.insert(.cancelRetry(direction.kind), at: 0) }
+        if cancelsRetry { actions.insert(.cancelRetry(.edge(direction)), at: 0) }
         return actions
     }
 
@@ -556,8 +571,8 @@ struct PagingStateMachine<Item, Failure: Error> {
     @inlinable
     mutating func start(_ direction: Direction, _ pending: PendingLoad) -> [Action] {
         let load = nextLoadID()
-        failureOrder.removeAll { $0 == direction.kind }
-        setEdge(direction.kind, .loading(pending, load))
+        failureOrder.removeAll { $0 == .edge(direction) }
+        setEdge(direction, .loading(pending, load))
         return [transition(), .start(load, pending.request)]
     }
 
@@ -572,17 +587,17 @@ struct PagingStateMachine<Item, Failure: Error> {
     @inlinable
     mutating func cutOffEdges() -> [Action] {
         var actions: [Action] = []
-        for kind in [LoadKind.prepend, .append] {
-            switch edge(kind) {
+        for direction in [Direction.prepend, .append] {
+            switch edge(direction) {
             case let .loading(pending, load):
                 actions.append(.cutOff(load))
-                setEdge(kind, .ready(PendingLoad(request: pending.request)))
+                setEdge(direction, .ready(PendingLoad(request: pending.request)))
             case let .failed(_, pending, retryOf):
-                if retryOf != nil { actions.append(.cancelRetry(kind)) }
-                setEdge(kind, .ready(PendingLoad(request: pending.request)))
-            default: break
+                if retryOf != nil { actions.append(.cancelRetry(.edge(direction))) }
+                setEdge(direction, .ready(PendingLoad(request: pending.request)))
+            case .waiting, .ready, .complete: break
             }
-            failureOrder.removeAll { $0 == kind }
+            failureOrder.removeAll { $0 == .edge(direction) }
         }
         return actions
     }
@@ -665,15 +680,15 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// Makes `kind`'s edge ready to load `request` (`nil`: complete), cutting off its load in flight and
     /// cancelling its waiting retry.
     @inlinable
-    mutating func replaceEdge(_ kind: LoadKind, with request: PageRequest<Item, Failure>?) -> [Action] {
+    mutating func replaceEdge(_ direction: Direction, with request: PageRequest<Item, Failure>?) -> [Action] {
         var actions: [Action] = []
-        switch edge(kind) {
+        switch edge(direction) {
         case let .loading(_, load): actions.append(.cutOff(load))
-        case .failed(_, _, retryOf: _?): actions.append(.cancelRetry(kind))
+        case .failed(_, _, retryOf: _?): actions.append(.cancelRetry(.edge(direction)))
         default: break
         }
-        failureOrder.removeAll { $0 == kind }
-        setEdge(kind, request.map { .ready(PendingLoad(request: $0)) } ?? .complete)
+        failureOrder.removeAll { $0 == .edge(direction) }
+        setEdge(direction, request.map { .ready(PendingLoad(request: $0)) } ?? .complete)
         return actions
     }
 
@@ -681,17 +696,17 @@ struct PagingStateMachine<Item, Failure: Error> {
     @inlinable
     mutating func shiftPrefetch(by delta: Int) {
         guard delta != 0 else { return }
-        for kind in [LoadKind.prepend, .append] {
-            switch edge(kind) {
+        for direction in [Direction.prepend, .append] {
+            switch edge(direction) {
             case .ready(var pending) where pending.prefetch != nil:
                 pending.prefetch = pending.prefetch?.shifted(by: delta)
-                setEdge(kind, .ready(pending))
+                setEdge(direction, .ready(pending))
             case .loading(var pending, let load) where pending.prefetch != nil:
                 pending.prefetch = pending.prefetch?.shifted(by: delta)
-                setEdge(kind, .loading(pending, load))
+                setEdge(direction, .loading(pending, load))
             case .failed(let error, var pending, let retryOf) where pending.prefetch != nil:
                 pending.prefetch = pending.prefetch?.shifted(by: delta)
-                setEdge(kind, .failed(error, pending, retryOf: retryOf))
+                setEdge(direction, .failed(error, pending, retryOf: retryOf))
             default: break
             }
         }
@@ -780,27 +795,26 @@ struct PagingStateMachine<Item, Failure: Error> {
     // MARK: - Helpers
 
     @inlinable
-    func edge(_ kind: LoadKind) -> Edge {
-        switch kind {
+    func edge(_ direction: Direction) -> Edge {
+        switch direction {
         case .prepend: prepend
         case .append: append
-        case .refresh: .waiting
         }
     }
 
     @inlinable
-    mutating func setEdge(_ kind: LoadKind, _ edge: Edge) {
-        switch kind {
+    mutating func setEdge(_ direction: Direction, _ edge: Edge) {
+        switch direction {
         case .prepend: prepend = edge
         case .append: append = edge
-        case .refresh: break
         }
     }
 
+    /// The end whose edge is loading `load`, and its pending page; `nil` when neither is.
     @inlinable
-    func direction(loading load: LoadID) -> Direction? {
-        if append.loadID == load { return .append }
-        if prepend.loadID == load { return .prepend }
+    func edge(loading load: LoadID) -> (Direction, PendingLoad)? {
+        if case .loading(let pending, load) = append { return (.append, pending) }
+        if case .loading(let pending, load) = prepend { return (.prepend, pending) }
         return nil
     }
 
@@ -851,28 +865,28 @@ struct LoadID: Hashable, Sendable {
     }
 }
 
-/// Which end of the list a load extends.
+/// Which end of the list a load extends: the end whose `Edge` it belongs to.
 // `@usableFromInline`: the inlinable machine uses it.
 @usableFromInline
 enum Direction: Sendable {
     case prepend, append
-
-    @inlinable
-    var kind: LoadKind { self == .prepend ? .prepend : .append }
 }
 
-/// One of the three kinds of load of `LoadStates`.
+/// One of the three kinds of load of `LoadStates`: the refresh, or the load at one end of the list.
+/// Only the ends have an `Edge`: a kind names the refresh without pretending it has one.
 // `@usableFromInline`: the inlinable machine and storage use it.
 @usableFromInline
-enum LoadKind: Sendable, Equatable {
-    case refresh, prepend, append
+enum LoadKind: Sendable, Equatable, CustomStringConvertible {
+    case refresh
+    case edge(Direction)
 
-    @inlinable
-    var direction: Direction? {
+    /// `refresh`, `prepend` or `append`, as `LoadStates` names them.
+    @usableFromInline
+    var description: String {
         switch self {
-        case .prepend: .prepend
-        case .append: .append
-        case .refresh: nil
+        case .refresh: "refresh"
+        case .edge(.prepend): "prepend"
+        case .edge(.append): "append"
         }
     }
 }

@@ -333,8 +333,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     func timer(_ kind: LoadKind) -> SerialDisposable {
         switch kind {
         case .refresh: retryTimers.refresh
-        case .prepend: retryTimers.prepend
-        case .append: retryTimers.append
+        case .edge(.prepend): retryTimers.prepend
+        case .edge(.append): retryTimers.append
         }
     }
 

@@ -828,7 +828,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// What load `load` is for (`PageKeeper.starting(_:)`).
     @inlinable
     func purpose(of load: LoadID) -> PageLoadPurpose {
-        switch direction(loading: load) {
+        switch edge(loading: load)?.0 {
         case .append: .append
         case .prepend: .prepend
         case nil: .refresh

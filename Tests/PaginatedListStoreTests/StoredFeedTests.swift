@@ -211,3 +211,27 @@ struct PositionsTests {
         #expect(numbers[0] < numbers[1])
     }
 }
+
+/// Renumbering when two neighbours leave no number between them: pages keep their order.
+@Suite("Renumbering")
+struct RenumberingTests {
+    @Test func pagesWithNoRoomBetweenThemAreRenumberedInOrder() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let (first, second, seqs) = try store.database.write { connection throws(StoreError) -> (Int64, Int64, [Int64]) in
+            let tables = FeedTables(connection)
+            let feed = try tables.feed(named: "home", typeName: "Post", create: true)!
+            let links = StoredLinks(key: nil, previous: nil, next: nil)
+            let first = try tables.insertPage(feed: feed.id, seq: 10, links: links, fetchedAt: 0, gapBelow: false)
+            let second = try tables.insertPage(feed: feed.id, seq: 11, links: links, fetchedAt: 0, gapBelow: false)
+            return (first, second, try tables.seqs(3, in: feed.id, after: 10, before: 11))
+        }
+        let order = try store.database.read { connection throws(StoreError) -> [Int64] in
+            let tables = FeedTables(connection)
+            return [try tables.page(first)!.seq, try tables.page(second)!.seq]
+        }
+        #expect(seqs.count == 3)
+        #expect(([order[0]] + seqs + [order[1]]) == ([order[0]] + seqs + [order[1]]).sorted())
+        #expect(Set(seqs + order).count == 5)
+    }
+}

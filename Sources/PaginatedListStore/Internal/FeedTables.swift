@@ -169,29 +169,45 @@ struct FeedTables {
     /// `count` seqs for new pages between the pages at seqs `low` and `high` (`nil`: an end), renumbering the
     /// feed's pages when there is no room.
     func seqs(_ count: Int, in feed: Int64, after low: Int64?, before high: Int64?) throws(StoreError) -> [Int64] {
-        if let seqs = Positions.allocate(count, after: low, before: high) { return seqs }
-        let (newLow, newHigh) = try renumberPages(of: feed, keeping: low, high)
-        guard let seqs = Positions.allocate(count, after: newLow, before: newHigh) else {
-            throw StoreError(kind: .sqlite, path: connection.path, message: "no room for \(count) pages in a feed of 64-bit seqs")
+        try allocate(count, after: low, before: high, of: "pages") { low, high throws(StoreError) in
+            let statement = try connection.statement("SELECT \(Self.pageColumns) FROM pages WHERE feed = ? ORDER BY seq")
+            try statement.bind(.integer(feed), at: 1)
+            var rows: [PageRow] = []
+            while try statement.step() { rows.append(Self.pageRow(statement)) }
+            try connection.run("DELETE FROM pages WHERE feed = ?", .integer(feed))
+            return try Self.renumber(rows, at: \.seq, keeping: low, high) { row, seq throws(StoreError) in
+                _ = try insertPage(id: row.id, feed: feed, seq: seq, links: row.links, fetchedAt: row.fetchedAt, gapBelow: row.gapBelow)
+            }
         }
-        return seqs
     }
 
-    /// Renumbers the feed's pages `Positions.step` apart, in order; returns where the pages at `low` and
-    /// `high` are now.
-    private func renumberPages(of feed: Int64, keeping low: Int64?, _ high: Int64?) throws(StoreError) -> (Int64?, Int64?) {
-        let statement = try connection.statement("SELECT \(Self.pageColumns) FROM pages WHERE feed = ? ORDER BY seq")
-        try statement.bind(.integer(feed), at: 1)
-        var rows: [PageRow] = []
-        while try statement.step() { rows.append(Self.pageRow(statement)) }
-        try connection.run("DELETE FROM pages WHERE feed = ?", .integer(feed))
+    /// `count` numbers between `low` and `high`; when there is none, `renumber` spreads the numbers in use and
+    /// returns where `low` and `high` are now, and the numbers are taken from there.
+    private func allocate(
+        _ count: Int, after low: Int64?, before high: Int64?, of what: String,
+        renumber: (Int64?, Int64?) throws(StoreError) -> (Int64?, Int64?)
+    ) throws(StoreError) -> [Int64] {
+        if let numbers = Positions.allocate(count, after: low, before: high) { return numbers }
+        let (newLow, newHigh) = try renumber(low, high)
+        guard let numbers = Positions.allocate(count, after: newLow, before: newHigh) else {
+            throw StoreError(kind: .sqlite, path: connection.path, message: "no room for \(count) \(what) in a feed of 64-bit numbers")
+        }
+        return numbers
+    }
+
+    /// Writes `rows` (read in order, then deleted) again `Positions.step` apart with `insert`; returns the new
+    /// numbers of the rows that had `low` and `high`.
+    private static func renumber<Row>(
+        _ rows: [Row], at number: KeyPath<Row, Int64>, keeping low: Int64?, _ high: Int64?,
+        insert: (Row, Int64) throws(StoreError) -> Void
+    ) throws(StoreError) -> (Int64?, Int64?) {
         var movedLow: Int64?
         var movedHigh: Int64?
         for (index, row) in rows.enumerated() {
-            let seq = Int64(index) * Positions.step
-            if row.seq == low { movedLow = seq }
-            if row.seq == high { movedHigh = seq }
-            _ = try insertPage(id: row.id, feed: feed, seq: seq, links: row.links, fetchedAt: row.fetchedAt, gapBelow: row.gapBelow)
+            let new = Int64(index) * Positions.step
+            if row[keyPath: number] == low { movedLow = new }
+            if row[keyPath: number] == high { movedHigh = new }
+            try insert(row, new)
         }
         return (low == nil ? nil : movedLow, high == nil ? nil : movedHigh)
     }
@@ -339,31 +355,16 @@ struct FeedTables {
     /// `count` positions strictly between `low` and `high`, renumbering the feed's rows when there is no room
     /// (then `low` and `high`, which are row positions, move with their rows).
     func positions(_ count: Int, in feed: Int64, after low: Int64?, before high: Int64?) throws(StoreError) -> [Int64] {
-        if let positions = Positions.allocate(count, after: low, before: high) { return positions }
-        let (newLow, newHigh) = try renumberMembers(of: feed, keeping: low, high)
-        guard let positions = Positions.allocate(count, after: newLow, before: newHigh) else {
-            throw StoreError(kind: .sqlite, path: connection.path, message: "no room for \(count) rows in a feed of 64-bit positions")
+        try allocate(count, after: low, before: high, of: "rows") { low, high throws(StoreError) in
+            let statement = try connection.statement("SELECT position, page, item FROM members WHERE feed = ? ORDER BY position")
+            try statement.bind(.integer(feed), at: 1)
+            var rows: [(position: Int64, page: Int64, item: Int64)] = []
+            while try statement.step() { rows.append((statement.int64(0), statement.int64(1), statement.int64(2))) }
+            try connection.run("DELETE FROM members WHERE feed = ?", .integer(feed))
+            return try Self.renumber(rows, at: \.position, keeping: low, high) { row, position throws(StoreError) in
+                try insertMember(feed: feed, position: position, page: row.page, item: row.item)
+            }
         }
-        return positions
-    }
-
-    /// Renumbers the feed's rows `Positions.step` apart, in order; returns where the rows at `low` and
-    /// `high` are now.
-    private func renumberMembers(of feed: Int64, keeping low: Int64?, _ high: Int64?) throws(StoreError) -> (Int64?, Int64?) {
-        let statement = try connection.statement("SELECT position, page, item FROM members WHERE feed = ? ORDER BY position")
-        try statement.bind(.integer(feed), at: 1)
-        var rows: [(position: Int64, page: Int64, item: Int64)] = []
-        while try statement.step() { rows.append((statement.int64(0), statement.int64(1), statement.int64(2))) }
-        try connection.run("DELETE FROM members WHERE feed = ?", .integer(feed))
-        var movedLow: Int64?
-        var movedHigh: Int64?
-        for (index, row) in rows.enumerated() {
-            let position = Int64(index) * Positions.step
-            if row.position == low { movedLow = position }
-            if row.position == high { movedHigh = position }
-            try insertMember(feed: feed, position: position, page: row.page, item: row.item)
-        }
-        return (low == nil ? nil : movedLow, high == nil ? nil : movedHigh)
     }
 
     // MARK: - The feed row

@@ -498,6 +498,5 @@ extension ItemList: @unchecked Sendable where Item: Sendable {}
 
 extension ItemList: CustomStringConvertible {
     /// The items, like an array's description.
-    @inlinable
     public var description: String { Array(self).description }
 }

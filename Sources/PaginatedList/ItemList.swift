@@ -397,27 +397,8 @@ extension ItemList {
     static func insert(
         _ items: UnsafeBufferPointer<Item>, at position: Int, into node: inout ItemListNode, height: Int
     ) -> ItemListNode? {
-        typealias Leaf = ItemListLeaf<Item>
         if height == 0 {
-            let (left, right) = unsafeDowncast(node, to: Leaf.self).read { leaf in
-                let total = leaf.count + items.count
-                precondition(total > Leaf.maxCount && total <= 2 * Leaf.maxCount)
-                let before = UnsafeBufferPointer(rebasing: leaf.items[..<position])
-                let after = UnsafeBufferPointer(rebasing: leaf.items[position...])
-                let left = Leaf.make(capacity: total / 2), right = Leaf.make(capacity: total - total / 2)
-                left.update { left in
-                    right.update { right in
-                        var filled = 0
-                        for piece in [before, items, after] {
-                            let intoLeft = Swift.max(0, Swift.min(piece.count, total / 2 - filled))
-                            left.append(copying: UnsafeBufferPointer(rebasing: piece[..<intoLeft]))
-                            right.append(copying: UnsafeBufferPointer(rebasing: piece[intoLeft...]))
-                            filled += piece.count
-                        }
-                    }
-                }
-                return (left, right)
-            }
+            let (left, right) = split(unsafeDowncast(node, to: ItemListLeaf<Item>.self), inserting: items, at: position)
             node = left
             return right
         }
@@ -451,6 +432,34 @@ extension ItemList {
         guard let (left, right) = split else { return nil }
         node = left
         return right
+    }
+
+    /// `leaf`'s items with `items` inserted at `position`, as two new leaves, the first holding half (the
+    /// leaf has no room for them, and together they fit in two).
+    @inlinable
+    static func split(
+        _ leaf: ItemListLeaf<Item>, inserting items: UnsafeBufferPointer<Item>, at position: Int
+    ) -> (ItemListLeaf<Item>, ItemListLeaf<Item>) {
+        typealias Leaf = ItemListLeaf<Item>
+        return leaf.read { leaf in
+            let total = leaf.count + items.count
+            precondition(total > Leaf.maxCount && total <= 2 * Leaf.maxCount)
+            let before = UnsafeBufferPointer(rebasing: leaf.items[..<position])
+            let after = UnsafeBufferPointer(rebasing: leaf.items[position...])
+            let left = Leaf.make(capacity: total / 2), right = Leaf.make(capacity: total - total / 2)
+            left.update { left in
+                right.update { right in
+                    var filled = 0
+                    for piece in [before, items, after] {
+                        let intoLeft = Swift.max(0, Swift.min(piece.count, total / 2 - filled))
+                        left.append(copying: UnsafeBufferPointer(rebasing: piece[..<intoLeft]))
+                        right.append(copying: UnsafeBufferPointer(rebasing: piece[intoLeft...]))
+                        filled += piece.count
+                    }
+                }
+            }
+            return (left, right)
+        }
     }
 
     /// Calls `body` with each leaf's items, in order. O(n).
@@ -498,6 +507,5 @@ extension ItemList: @unchecked Sendable where Item: Sendable {}
 
 extension ItemList: CustomStringConvertible {
     /// The items, like an array's description.
-    @inlinable
     public var description: String { Array(self).description }
 }

@@ -39,7 +39,6 @@ struct ItemStore<Item> {
     var isEmpty: Bool { _items.isEmpty }
 
     /// Whether items are found by identity.
-    @inlinable
     var isIdentified: Bool { _identities != nil }
 
     /// The position of the item with `item`'s id, if held. O(log n).
@@ -111,7 +110,6 @@ struct ItemStore<Item> {
     }
 
     /// Empties the list.
-    @inlinable
     mutating func removeAll() -> [ItemListChange] {
         guard !_items.isEmpty else { return [] }
         defer { _checkInvariants() }

@@ -10,7 +10,10 @@
 /// (the array is re-centred, doubling, when an end runs out of room); removing one at either end is O(log
 /// slots). Slots freed at one end are reclaimed by the next re-centring, so the array stays within a
 /// constant factor of the pages held, however far the user scrolls.
-// Inlinable: every page lands in it, specialised for the client's records (`Benchmarks itemlist`, view model rows).
+// Adding and removing a page at an end and adjusting a count are inlinable: every page lands in it, with
+// `maxPages` one drops from it, and edits adjust it, specialised for the client's records (`Benchmarks
+// itemlist` view model and edit rows, `livinglists` window); re-centring the slots, once in a while, is
+// specialised but not inlined. What only refreshes use is out of line.
 @usableFromInline
 struct PageLedger<Record> {
     /// One held page.
@@ -50,7 +53,6 @@ struct PageLedger<Record> {
     var last: Page? { isEmpty ? nil : _slots[_high - 1] }
 
     /// The held pages, top to bottom.
-    @inlinable
     var pages: [Page] { _slots[_low ..< _high].map { $0! } }
 
     // MARK: - Both ends
@@ -101,7 +103,7 @@ struct PageLedger<Record> {
         return page
     }
 
-    @inlinable
+    @usableFromInline
     mutating func removeAll() {
         _slots = []
         _tree = [0]
@@ -134,13 +136,11 @@ struct PageLedger<Record> {
     }
 
     /// The offset of page `page`'s first item.
-    @inlinable
     func start(ofPage page: Int) -> Int {
         prefix(_low + page) - prefix(_low)
     }
 
     /// The number of items held.
-    @inlinable
     var itemCount: Int { prefix(_high) - prefix(_low) }
 
     /// Page `page`.
@@ -189,7 +189,11 @@ struct PageLedger<Record> {
 
     /// Moves the held pages to the middle of a new array with room at both ends (twice the pages held, at
     /// least 8 slots each side), and rebuilds the tree in O(slots).
-    @inlinable
+    ///
+    /// The slow path of adding a page: specialised for the client's records, as the adding is (it moves
+    /// every record; unspecialised, each move went through generic value witnesses: `Benchmarks
+    /// livinglists`, the window, whose drops re-centre often), but not inlined into it.
+    @inlinable @inline(never)
     mutating func recentre() {
         let held = _high - _low
         let room = Swift.max(8, held)

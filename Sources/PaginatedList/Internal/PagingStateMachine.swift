@@ -94,7 +94,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         }
 
         /// Remembers `request` if it reaches further (in `direction`) than the one held.
-        @inlinable
+        @usableFromInline
         mutating func remember(_ request: PrefetchRequest, toward direction: Direction) {
             if let held = prefetch {
                 switch direction {
@@ -122,6 +122,15 @@ struct PagingStateMachine<Item, Failure: Error> {
         /// Nothing more lies in this direction.
         case complete
 
+        /// Whether the edge's pending load remembers a prefetch request (`shiftPrefetch(by:)` moves it).
+        @inlinable
+        var remembersPrefetch: Bool {
+            switch self {
+            case let .ready(pending), let .loading(pending, _), let .failed(_, pending, _): pending.prefetch != nil
+            case .waiting, .complete: false
+            }
+        }
+
         @inlinable
         var loadState: LoadState<Failure> {
             switch self {
@@ -129,15 +138,6 @@ struct PagingStateMachine<Item, Failure: Error> {
             case .loading: .loading
             case let .failed(error, _, _): .failed(error)
             case .complete: .complete
-            }
-        }
-
-        /// The pending load, when the edge has one.
-        @inlinable
-        var pending: PendingLoad? {
-            switch self {
-            case let .ready(pending), let .loading(pending, _), let .failed(_, pending, _): pending
-            case .waiting, .complete: nil
             }
         }
     }
@@ -213,7 +213,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// The jitter's random source.
     @usableFromInline var generator: any RandomNumberGenerator & Sendable
 
-    @inlinable
+    @usableFromInline
     init(retry: RetryPolicy?, generator: any RandomNumberGenerator & Sendable, maxPages: Int? = nil) {
         self.retry = retry
         self.generator = generator
@@ -245,7 +245,7 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// The storage asked the dependency for the first page to start `load`: a retry of that load starts
     /// the same producer instead of asking the dependency again.
-    @inlinable
+    @usableFromInline
     mutating func firstPageMade(_ producer: PageProducer, for load: LoadID) {
         defer { _checkInvariants() }
         if let (direction, pending) = edge(loading: load) {
@@ -277,7 +277,7 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// `loadNextPageIfNeeded` / `loadPagesIfNeeded`: loads at each end the request's rows are near;
     /// otherwise remembers the request while that end's page is pending, to re-check it when it lands.
-    @inlinable
+    @usableFromInline
     mutating func loadIfNeeded(_ request: PrefetchRequest) -> [Action] {
         defer { _checkInvariants() }
         var actions: [Action] = []
@@ -301,7 +301,7 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// `reset()`: cuts off every load, cancels waiting retries, empties the list; the next
     /// `loadNextPage()` loads a fresh first page.
-    @inlinable
+    @usableFromInline
     mutating func reset() -> [Action] {
         defer { _checkInvariants() }
         var actions = cutOffEdges() + cutOffRefresh()
@@ -319,7 +319,7 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// The automatic retry of `kind`'s failed load `failedLoad` is due: retries it, unless a command
     /// retried or cancelled it meanwhile.
-    @inlinable
+    @usableFromInline
     mutating func retryDue(_ kind: LoadKind, of failedLoad: LoadID) -> [Action] {
         defer { _checkInvariants() }
         switch kind {
@@ -476,14 +476,16 @@ struct PagingStateMachine<Item, Failure: Error> {
             if !droppedAbove.isEmpty { droppedAbove.removeLast() }
             prepend = droppedAbove.last.map { .ready(PendingLoad(request: $0)) }
                 ?? page.previous.map { .ready(PendingLoad(request: .producer($0))) } ?? .complete
-            shiftPrefetch(by: added)
+            if added != 0, append.remembersPrefetch || prepend.remembersPrefetch { shiftPrefetch(by: added) }
         }
         noteGap(after: changes)
         let countBeforeDrops = items.count
-        let drops = dropPages(awayFrom: direction)
+        let drops = holdsTooManyPages ? dropPages(awayFrom: direction) : (changes: [], actions: [])
         // The rows the user saw moved down by what a prepend added, or up by what a drop above removed.
         let shift = direction == .prepend ? Self.insertedCount(changes) : items.count - countBeforeDrops
-        changes = Self.replayable(changes, then: drops.changes, at: direction, finalCount: items.count)
+        if !drops.changes.isEmpty {
+            changes = Self.replayable(changes, then: drops.changes, at: direction, finalCount: items.count)
+        }
 
         var actions = [transition(changes)]
         for diagnostic in page.diagnostics { actions.append(.report(diagnostic)) }
@@ -517,7 +519,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// Records a failure of `kind`'s load `load` (whose pending page was `pending`) and decides on an
     /// automatic retry. The caller stores the failed state (`retryOf`: the load whose retry waits, if any),
     /// then publishes, then runs `then`.
-    @inlinable
+    @usableFromInline
     mutating func failure(
         of kind: LoadKind, load: LoadID, error: Failure, pending: PendingLoad
     ) -> (failed: PendingLoad, retryOf: LoadID?, then: [Action]) {
@@ -584,7 +586,6 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// Cuts off the append and prepend loads in flight and cancels their waiting retries; each edge keeps
     /// its pending page, ready to load again.
-    @inlinable
     mutating func cutOffEdges() -> [Action] {
         var actions: [Action] = []
         for direction in [Direction.prepend, .append] {
@@ -604,96 +605,8 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     // MARK: - Pages
 
-    /// With `maxPages`, drops the pages farthest from the end a page just landed at until at most
-    /// `maxPages` are held; each dropped page's request is kept to load it again from that end, and that
-    /// end's edge becomes ready to load it (a load in flight there is cut off: it would land next to items
-    /// no longer held).
-    @inlinable
-    mutating func dropPages(awayFrom direction: Direction) -> (changes: [ItemListChange], actions: [Action]) {
-        guard let maxPages else { return ([], []) }
-        var changes: [ItemListChange] = []
-        var actions: [Action] = []
-        while ledger.pageCount > maxPages {
-            let open = gap
-            switch direction {
-            case .append:
-                let dropped = ledger.removeFirst()
-                if dropped.count > 0 {
-                    let removed = store.removeFirst(dropped.count)
-                    noteGap(after: removed)
-                    changes += removed
-                }
-                if open != nil, gap == nil {
-                    // Everything above the gap is gone: the list begins below it, and what lies before
-                    // that is what lay before its first page (not the fresh pages above the gap).
-                    droppedAbove = []
-                    actions += replaceEdge(.prepend, with: ledger.first?.record.previous.map { .producer($0) })
-                    continue
-                }
-                actions += replaceEdge(.prepend, with: rememberDroppedAbove(dropped.record))
-            case .prepend:
-                let dropped = ledger.removeLast()
-                if dropped.count > 0 {
-                    let removed = store.removeLast(dropped.count)
-                    noteGap(after: removed)
-                    changes += removed
-                }
-                if let open, gap == nil {
-                    // Everything below the gap is gone: the list ends at the gap and goes on from it.
-                    droppedBelow = []
-                    actions += replaceEdge(.append, with: .producer(open.continuation))
-                    continue
-                }
-                actions += replaceEdge(.append, with: rememberDroppedBelow(dropped.record))
-            }
-        }
-        return (changes, actions)
-    }
-
-    /// How to load a page just dropped at the top again. When nothing is remembered above and the page
-    /// now first was joined to it (see `PageRecord.joinedAbove`), by that page's `previous`: nothing needs
-    /// remembering, each page loaded again leads to the one above it, so memory stays flat however far the
-    /// user scrolls. Otherwise (a source that pages only downwards, or pages a refresh rearranged) by the
-    /// request that loaded the dropped page, kept on `droppedAbove`.
-    @inlinable
-    mutating func rememberDroppedAbove(_ dropped: PageRecord) -> PageRequest<Item, Failure>? {
-        if droppedAbove.isEmpty, let first = ledger.first?.record, first.joinedAbove == joinEpoch,
-           let previous = first.previous {
-            return .producer(previous)
-        }
-        if let request = dropped.loadedBy { droppedAbove.append(request) }
-        return droppedAbove.last ?? ledger.first?.record.previous.map { .producer($0) }
-    }
-
-    /// How to load a page just dropped at the bottom again: by the `next` of the page now last when the
-    /// dropped page was joined to it and nothing is remembered below, else by the request that loaded the
-    /// dropped page, kept on `droppedBelow` (see `rememberDroppedAbove`).
-    @inlinable
-    mutating func rememberDroppedBelow(_ dropped: PageRecord) -> PageRequest<Item, Failure>? {
-        if droppedBelow.isEmpty, dropped.joinedAbove == joinEpoch, let next = ledger.last?.record.next {
-            return .producer(next)
-        }
-        if let request = dropped.loadedBy { droppedBelow.append(request) }
-        return droppedBelow.last ?? ledger.last?.record.next.map { .producer($0) }
-    }
-
-    /// Makes `kind`'s edge ready to load `request` (`nil`: complete), cutting off its load in flight and
-    /// cancelling its waiting retry.
-    @inlinable
-    mutating func replaceEdge(_ direction: Direction, with request: PageRequest<Item, Failure>?) -> [Action] {
-        var actions: [Action] = []
-        switch edge(direction) {
-        case let .loading(_, load): actions.append(.cutOff(load))
-        case .failed(_, _, retryOf: _?): actions.append(.cancelRetry(.edge(direction)))
-        default: break
-        }
-        failureOrder.removeAll { $0 == .edge(direction) }
-        setEdge(direction, request.map { .ready(PendingLoad(request: $0)) } ?? .complete)
-        return actions
-    }
-
     /// Shifts the prefetch requests both edges remember by `delta` rows (items inserted or removed above).
-    @inlinable
+    @usableFromInline
     mutating func shiftPrefetch(by delta: Int) {
         guard delta != 0 else { return }
         for direction in [Direction.prepend, .append] {
@@ -713,7 +626,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// Gives inserted items to the page of the item above them (the first page at the top).
-    @inlinable
+    @usableFromInline
     mutating func attributeInsertions(in changes: [ItemListChange]) {
         for change in changes {
             guard case let .inserted(range) = change else { continue }
@@ -727,9 +640,15 @@ struct PagingStateMachine<Item, Failure: Error> {
         noteGap(after: changes)
     }
 
-    /// Keeps the gap on the same held item through `changes`.
+    /// Keeps the gap, if one is open, on the same held item through `changes`.
     @inlinable
     mutating func noteGap(after changes: [ItemListChange]) {
+        if gap != nil { moveGap(after: changes) }
+    }
+
+    /// `noteGap(after:)` with a gap open.
+    @usableFromInline
+    mutating func moveGap(after changes: [ItemListChange]) {
         guard var open = gap else { return }
         for change in changes {
             switch change {
@@ -748,38 +667,6 @@ struct PagingStateMachine<Item, Failure: Error> {
             }
         }
         gap = open.index > 0 && open.index < items.count ? open : nil
-    }
-
-    /// A landing's changes followed by those of the drops it caused, in an order a view can replay reading
-    /// every inserted and updated row from the transition's snapshot (whose offsets are final): after an
-    /// append, the drops at the top come first and the landed rows' offsets move up by the rows dropped;
-    /// after a prepend, the drops at the bottom stay last and rows updated, then dropped, are not reported.
-    @inlinable
-    static func replayable(
-        _ landing: [ItemListChange], then drops: [ItemListChange], at direction: Direction, finalCount: Int
-    ) -> [ItemListChange] {
-        guard !drops.isEmpty else { return landing }
-        switch direction {
-        case .append:
-            let dropped = drops.reduce(0) { sum, change in
-                if case let .removed(offsets) = change { return sum + offsets.count }
-                return sum
-            }
-            return drops + landing.compactMap { change in
-                switch change {
-                case let .appended(range): .appended(range.lowerBound - dropped ..< range.upperBound - dropped)
-                case let .inserted(range): .inserted(range.lowerBound - dropped ..< range.upperBound - dropped)
-                case let .updated(offsets):
-                    offsets.contains { $0 >= dropped } ? .updated(offsets.filter { $0 >= dropped }.map { $0 - dropped }) : nil
-                default: change
-                }
-            }
-        case .prepend:
-            return landing.compactMap { change in
-                guard case let .updated(offsets) = change else { return change }
-                return offsets.contains { $0 < finalCount } ? .updated(offsets.filter { $0 < finalCount }) : nil
-            } + drops
-        }
     }
 
     @inlinable

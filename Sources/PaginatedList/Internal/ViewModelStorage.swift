@@ -140,7 +140,6 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     }
 
     /// What an `ObservablePaginatedList` shows, as of the last transition published. Any thread.
-    @inlinable
     var mirrorState: MirrorState<Item, Failure> {
         lock.locked { mirrorValue }
     }
@@ -231,9 +230,15 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case let .insert(batch, index):
             edit { $0.insert(batch, at: index) }
         case let .mark(body):
-            body(MirrorMark(sequence: lock.locked { mirrorValue.sequence }, refreshing: published.shape.refresh == .loading,
-                            refreshes: refreshesStarted))
+            mark(body)
         }
+    }
+
+    /// Calls `body` with where the view model stands.
+    @usableFromInline
+    func mark(_ body: @Sendable (MirrorMark) -> Void) {
+        body(MirrorMark(sequence: lock.locked { mirrorValue.sequence }, refreshing: published.shape.refresh == .loading,
+                        refreshes: refreshesStarted))
     }
 
     /// Runs the user's `change` on the held item whose id is `key` (outside the machine: it is user code).
@@ -329,7 +334,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    @inlinable
+    /// The timer of `kind`'s waiting automatic retry.
+    @usableFromInline
     func timer(_ kind: LoadKind) -> SerialDisposable {
         switch kind {
         case .refresh: retryTimers.refresh
@@ -426,7 +432,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
 
     /// The view model was released: drop queued commands, ignore later events, cut off every run, cancel
     /// the retries.
-    @inlinable
+    @usableFromInline
     func shutdown() {
         let cutOff = lock.locked { () -> [any Disposable] in
             released = true

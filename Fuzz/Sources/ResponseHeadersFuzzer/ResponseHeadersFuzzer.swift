@@ -1,9 +1,10 @@
 // The response headers the client reads or keeps: `Retry-After`, `RateLimit-Reset` /
 // `X-RateLimit-Reset` with `RateLimit-Remaining` / `X-RateLimit-Remaining` and `Date`, and the
 // validators `ETag` / `Last-Modified`. The input is a response head (`FuzzMessage`): the status on the
-// first line (200 when it is not a number), then any headers.
+// first line (200 when it is not a number) and the longest believed wait (`HTTPRateLimits.maxWindow`:
+// a day, or `hour`, `zero`, `huge` for 10¹² s), then any headers.
 //
-// Properties, for the longest believed wait (`HTTPRateLimits.maxWindow`) a day, an hour, 0 and 10¹² s:
+// Properties:
 // - the wait the headers name is none or a finite delay in 0...longest, the same read directly and
 //   through `HTTPURLResponse`; RFC 9110's delay-seconds (digits only) is read exactly, or not believed
 //   when longer than the longest; a reset read as a delay (below 10⁹, no `Date`) is read exactly;
@@ -12,7 +13,8 @@
 //   and its advice and a retry policy's decision are made without trapping, never a negative wait;
 // - the window an `HTTPRateLimits` records from the response ends within its `maxWindow`;
 // - the validators are the `ETag` and `Last-Modified` exactly as received, and a conditional request
-//   sends them back exactly; a change monitor remembers them exactly.
+//   sends them back exactly (one that cannot be a header value, with a CR, LF or NUL, is not sent);
+//   a change monitor remembers them exactly.
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -23,18 +25,20 @@ import PaginatedList
 
 private let url = URL(string: "https://api.example.com/v1/items?page=2")!
 private let now = Date(timeIntervalSince1970: 1_704_067_200)   // 2024-01-01T00:00:00Z
-private let longestWaits: [TimeInterval] = [86_400, 3_600, 0, 1e12]
+private let longestWaits: [String: TimeInterval] = ["hour": 3_600, "zero": 0, "huge": 1e12]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     Fuzz.run(data, size) { bytes in
         let message = FuzzMessage(bytes)
-        let status = Int(message.firstLine.split(separator: " ").first ?? "").map { min(max($0, 100), 599) } ?? 200
+        let words = message.firstLine.split(separator: " ").map(String.init)
+        let status = words.first.flatMap { Int($0) }.map { min(max($0, 100), 599) } ?? 200
+        let longest = words.dropFirst().first.flatMap { longestWaits[$0] } ?? 86_400
         guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1",
                                              headerFields: message.headerFields) else {
             Fuzz.violated("HTTPURLResponse refused status \(status) and headers \(message.headers)")
         }
-        for longest in longestWaits { checkWait(message, status, response, longest: longest) }
+        checkWait(message, status, response, longest: longest)
         checkValidators(message, response)
     }
 }
@@ -69,10 +73,15 @@ private func checkWait(_ message: FuzzMessage, _ status: Int, _ response: HTTPUR
         Fuzz.check(direct.window == expected, "a reset below 10⁹ is a delay: \(expected), read \(direct.window); \(context)")
     }
 
+    // `HTTPResponse` reads them as arriving now: its wait is between those read just before and after.
+    let before = RateLimitHeaders(response, now: Date(), longest: longest)
     let httpResponse = HTTPResponse(data: Data(), response: response, longestWait: longest)
-    Fuzz.check(httpResponse.rateLimit == received, "HTTPResponse reads the headers the same; \(context)")
+    let after = RateLimitHeaders(response, now: Date(), longest: longest)
+    let read = httpResponse.rateLimit
+    Fuzz.check(read == before || read == after || read.delay.map { (after.delay ?? $0) ... (before.delay ?? $0) ~= $0 } == true,
+               "HTTPResponse reads the headers the same: \(read.window), between \(before.window) and \(after.window); \(context)")
     let error = HTTPError(kind: .status, response: httpResponse, reason: HTTPURLResponse.localizedString(forStatusCode: status))
-    Fuzz.check(error.retryAfter == direct.delay, "the error's retryAfter is the wait; \(context)")
+    Fuzz.check(error.retryAfter == read.delay, "the error's retryAfter is the wait; \(context)")
     Fuzz.check(!error.description.contains("\n") && !error.description.contains("\r"), "one line: \(Fuzz.quoted(error.description))")
     if case let .retryAfter(wait) = error.retryAdvice {
         Fuzz.check(wait >= .zero, "the advised wait is not negative: \(wait); \(context)")
@@ -83,11 +92,11 @@ private func checkWait(_ message: FuzzMessage, _ status: Int, _ response: HTTPUR
     }
 
     let limits = HTTPRateLimits(maxWait: .zero, maxWindow: .seconds(longest))
-    let before = Date()
+    let recorded = Date()
     limits.update(after: httpResponse, from: url)
     if let end = limits.windowEnd(for: url) {
-        Fuzz.check(end.timeIntervalSince(before) <= longest + 1, "a window ends within maxWindow: \(end); \(context)")
-        Fuzz.check(direct.delay != nil, "a window opens only for a wait; \(context)")
+        Fuzz.check(end.timeIntervalSince(recorded) <= longest + 1, "a window ends within maxWindow: \(end); \(context)")
+        Fuzz.check(read.delay != nil, "a window opens only for a wait; \(context)")
     }
 }
 
@@ -98,14 +107,20 @@ private func checkValidators(_ message: FuzzMessage, _ response: HTTPURLResponse
     Fuzz.check(validators.etag == etag && validators.lastModified == lastModified,
                "the validators are the headers as received: \(validators); \(message.headers)")
     let request = validators.applied(to: URLRequest(url: url))
-    Fuzz.check(request.value(forHTTPHeaderField: "If-None-Match") == etag,
-               "If-None-Match sends the ETag back exactly: \(String(describing: request.value(forHTTPHeaderField: "If-None-Match"))) for \(String(describing: etag))")
-    Fuzz.check(request.value(forHTTPHeaderField: "If-Modified-Since") == lastModified,
-               "If-Modified-Since sends Last-Modified back exactly: \(String(describing: request.value(forHTTPHeaderField: "If-Modified-Since"))) for \(String(describing: lastModified))")
+    let sentETag = request.value(forHTTPHeaderField: "If-None-Match")
+    let sentDate = request.value(forHTTPHeaderField: "If-Modified-Since")
+    Fuzz.check(sentETag == etag.flatMap(sendable), "If-None-Match sends the ETag back exactly: \(String(describing: sentETag)) for \(String(describing: etag))")
+    Fuzz.check(sentDate == lastModified.flatMap(sendable),
+               "If-Modified-Since sends Last-Modified back exactly: \(String(describing: sentDate)) for \(String(describing: lastModified))")
     Fuzz.check(validators.isEmpty == (etag == nil && lastModified == nil), "isEmpty when neither header is there")
     let monitor = HTTPChangeMonitor(request: URLRequest(url: url))
     monitor.remember(httpResponse)
     Fuzz.check(monitor.validators == validators, "a monitor remembers the validators exactly")
+}
+
+/// `value`, if it can be a header value: RFC 9110 forbids CR, LF and NUL in one (and `URLRequest` drops it).
+private func sendable(_ value: String) -> String? {
+    value.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" } ? nil : value
 }
 
 /// RFC 9110's delay-seconds: only ASCII digits (around spaces and tabs), as a number.

@@ -35,4 +35,29 @@ import Testing
         #expect(state == .exhausted, "\(String(describing: state))")
         #expect(list.items.value.map(\.id) == [1])
     }
+
+    // PageBodyFuzzer (Regressions/PageBodyFuzzer): a value the decoder cannot read (a number beyond
+    // `Double`, a string with a raw control character, which JSON forbids) was taken for a key left
+    // out, and JSON:API's `links.next` left out ends the list: the list ended silently.
+    @Test(arguments: [
+        #"{"links": {"next": 1e400}, "data": [{"id": 1}]}"#,
+        "{\"links\": {\"next\": \"/items?page=2\u{14}\"}, \"data\": [{\"id\": 1}]}",
+        #"{"links": {"next": -1e999, "prev": null}, "data": [{"id": 1}]}"#,
+    ])
+    func aNextURLThatCannotBeReadFailsThePageInsteadOfEndingTheList(_ body: String) async throws {
+        let (state, list) = await firstPage(body, paging: .nextURL(at: "links.next", absentMeansEnd: true))
+        let error = try #require(state?.error)
+        #expect(error.kind == .decoding)
+        #expect(error.keyPath == "links.next")
+        #expect(error.reason.hasPrefix("expected a URL at links.next, found a value that cannot be read"), "\(error.reason)")
+        #expect(list.items.value.isEmpty, "the page that failed delivered nothing")
+        #expect(!list.exhausted.value)
+    }
+
+    @Test func aCursorThatCannotBeReadFailsThePage() async throws {
+        let (state, _) = await firstPage(#"{"items": [{"id": 1}], "next_cursor": 1e400}"#, paging: .cursor())
+        let error = try #require(state?.error)
+        #expect(error.keyPath == "next_cursor")
+        #expect(error.reason.hasPrefix("expected a string or a number at next_cursor, found a value that cannot be read"), "\(error.reason)")
+    }
 }

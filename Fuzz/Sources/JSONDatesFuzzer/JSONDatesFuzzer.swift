@@ -3,7 +3,8 @@
 //
 // Properties:
 // - the text decodes to a date or fails with a `JSONCodingError` of one sentence; a decoded date
-//   encodes as UTC (`2024-05-01T12:00:00Z`, or with `.SSS`) and that decodes to the same millisecond;
+//   encodes as UTC (`2024-05-01T12:00:00Z`, or with `.SSS`; years past 9999 with more digits) and that
+//   decodes to the same millisecond;
 // - any date encodes without trapping; one between the years 1 and 9999 decodes back to the same
 //   millisecond.
 import Foundation
@@ -72,9 +73,10 @@ private func read(_ text: String, from origin: String) -> Date {
     return stamped.at
 }
 
-/// `yyyy-MM-ddTHH:mm:ssZ` or `yyyy-MM-ddTHH:mm:ss.SSSZ`.
+/// `yyyy-MM-ddTHH:mm:ssZ` or `yyyy-MM-ddTHH:mm:ss.SSSZ` (a year of four digits or more).
 private func isUTC(_ text: String) -> Bool {
-    let shape = text.unicodeScalars.map { ("0" ... "9").contains($0) ? "9" : String($0) }.joined()
+    var shape = text.unicodeScalars.map { ("0" ... "9").contains($0) ? "9" : String($0) }.joined()
+    while shape.hasPrefix("99999") { shape.removeFirst() }
     return shape == "9999-99-99T99:99:99Z" || shape == "9999-99-99T99:99:99.999Z"
 }
 

@@ -722,8 +722,8 @@ struct PagingStateMachine<Item, Failure: Error> {
         }
     }
 
-    /// The pages held and their items, for a keeper.
-    @inlinable
+    /// The pages held and their items, for a keeper (a cold path: out of line).
+    @usableFromInline
     var keptWindow: KeptWindow<Item> {
         KeptWindow(pages: ledger.pages.map { ($0.record.origin, $0.count) }, items: items, gap: gap?.index)
     }

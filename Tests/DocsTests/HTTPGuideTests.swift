@@ -314,14 +314,19 @@ final class HTTPGuideTests {
 
     // MARK: - Keeping the pages in a store
 
-    /// Calls `loadNextPage()` on a store-backed `list` and waits until its load ended.
+    /// Calls `loadNextPage()` on a store-backed `list` and waits until the load it started ended (the command
+    /// may run after this call returns, on the thread that delivers the page before: `loading` is watched, not
+    /// read once).
     func loadNextStoredPage<Item: Sendable>(_ list: PaginatedListViewModel<Item, StoredListError<HTTPError>>) async {
         let (states, continuation) = AsyncStream.makeStream(of: Bool.self)
         let observation = list.loading.signal.observeValues { continuation.yield($0) }
         defer { observation?.dispose() }
+        guard !list.exhausted.value else { return }
         list.loadNextPage()
-        guard list.loading.value else { return }
-        for await loading in states where !loading { return }
+        var started = false
+        for await loading in states {
+            if loading { started = true } else if started { return }
+        }
     }
 
     @Test func theStoreSampleGoesOnFromTheStoredLinkAfterARelaunch() async throws {

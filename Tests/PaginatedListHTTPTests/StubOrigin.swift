@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import PaginatedListHTTP
-import Synchronization
+import Signals
 
 /// An origin answered from memory, with no network and no waiting: any status, headers and body, in
 /// the order given (the last answer repeats). Each instance has a host of its own
@@ -26,7 +26,7 @@ final class StubOrigin: Sendable {
 
     /// The answers still to give and the requests received, which `StubURLProtocol` reaches by host.
     final class Exchanges: Sendable {
-        let state = Mutex<(answers: [Answer], requests: [URL])>(([], []))
+        let state = Locked<(answers: [Answer], requests: [URL])>(([], []))
 
         /// The answer to a request for `url`, recorded as received.
         func take(_ url: URL) -> Answer {
@@ -71,7 +71,7 @@ final class StubOrigin: Sendable {
 /// Answers the requests of every `StubOrigin`'s session from that origin's answers.
 final class StubURLProtocol: URLProtocol {
     /// The exchanges of the live origins, by host.
-    static let origins = Mutex<[String: StubOrigin.Exchanges]>([:])
+    static let origins = Locked<[String: StubOrigin.Exchanges]>([:])
 
     override class func canInit(with request: URLRequest) -> Bool {
         origin(of: request) != nil

@@ -11,7 +11,7 @@
 /// way. A reference type that the view model's item store owns alone (it copies it before writing if it
 /// is ever shared: `copy()`); it mirrors the store's `ItemList`, which is the persistent part, and is
 /// never handed to another thread or snapshot.
-final class IDPositions {
+final class IDPositions: InvariantChecking {
     final class Node {
         /// A leaf's handles, in order.
         @exclusivity(unchecked) var handles: ContiguousArray<Int> = []
@@ -150,7 +150,7 @@ final class IDPositions {
             for handle in handles { leaves[handle] = leaf }
         }
         if node.handles.count > Self.leafCapacity { split(node, fillingLeft: atEnd) }
-        checkInvariants()
+        _checkInvariants()
     }
 
     /// Removes the handles at positions `range`; returns them, in order.
@@ -181,7 +181,7 @@ final class IDPositions {
                 root.parent = nil
             }
         }
-        checkInvariants()
+        _checkInvariants()
         return removedHandles
     }
 
@@ -338,15 +338,8 @@ final class IDPositions {
 
     // MARK: - Checking
 
-    /// Stops the program if the index is broken (O(n)): after every edit, in builds with
-    /// `PAGINATEDLIST_INTERNAL_CHECKS`; else nothing.
-    @inline(__always)
-    private func checkInvariants() {
-#if PAGINATEDLIST_INTERNAL_CHECKS
-        let problems = invariantViolations()
-        precondition(problems.isEmpty, "IDPositions of \(count) handles: \(problems.joined(separator: "; "))")
-#endif
-    }
+    /// The index in a few words, for the message of a violation (`InvariantChecking`).
+    var invariantContext: String { "\(count) handles" }
 
     /// What is wrong with the index, if anything: parent links, counts, node sizes, and the leaf of each
     /// handle. O(n); for tests.

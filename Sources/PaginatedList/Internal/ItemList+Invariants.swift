@@ -1,20 +1,11 @@
-extension ItemList {
-#if PAGINATEDLIST_INTERNAL_CHECKS
-    /// Stops the program if the tree's structure is broken (O(n)): after every edit, in builds with
-    /// `PAGINATEDLIST_INTERNAL_CHECKS`.
+// Checked after every edit with `PAGINATEDLIST_INTERNAL_CHECKS` (O(n)).
+extension ItemList: InvariantChecking {
     @usableFromInline
-    func _checkInvariants() {
-        let problems = invariantViolations()
-        precondition(problems.isEmpty, "ItemList of \(count) items: \(problems.joined(separator: "; "))")
-    }
-#else
-    /// Checks the tree's structure when built with `PAGINATEDLIST_INTERNAL_CHECKS`; else nothing.
-    @inlinable @inline(__always)
-    func _checkInvariants() {}
-#endif
+    var invariantContext: String { "\(count) items, height \(_height)" }
 
     /// What is wrong with the tree's structure, if anything (empty when every invariant of
     /// `ItemListTree` holds): node sizes, heights, counts. O(n); for tests.
+    @usableFromInline
     func invariantViolations() -> [String] {
         var problems: [String] = []
         guard let root = _root else {

@@ -43,21 +43,22 @@ final class ItemListLeaf<Item>: ItemListNode {
     }
 }
 
-/// Scoped access to a leaf's header and items, valid only inside the `read { }` or `update { }` that
-/// made it. Only an `update` handle writes (checked in debug builds, with the bounds of every offset).
+/// Scoped access to a node's header and entries (a leaf's items, an inner node's slots), valid only
+/// inside the `read { }` or `update { }` that made it. Only an `update` handle writes (checked in debug
+/// builds, with the bounds of every offset).
 @usableFromInline
 @frozen
-struct ItemListLeafHandle<Item> {
-    @usableFromInline let _header: UnsafeMutablePointer<ItemListLeafHeader>
-    @usableFromInline let _items: UnsafeMutablePointer<Item>
+struct ItemListNodeHandle<Header, Entry> {
+    @usableFromInline let _header: UnsafeMutablePointer<Header>
+    @usableFromInline let _entries: UnsafeMutablePointer<Entry>
 #if DEBUG
     @usableFromInline let _isMutable: Bool
 #endif
 
     @inlinable @inline(__always)
-    init(isMutable: Bool, header: UnsafeMutablePointer<ItemListLeafHeader>, items: UnsafeMutablePointer<Item>) {
+    init(isMutable: Bool, header: UnsafeMutablePointer<Header>, entries: UnsafeMutablePointer<Entry>) {
         _header = header
-        _items = items
+        _entries = entries
 #if DEBUG
         _isMutable = isMutable
 #endif
@@ -66,10 +67,26 @@ struct ItemListLeafHandle<Item> {
     @inlinable @inline(__always)
     func assertMutable() {
 #if DEBUG
-        assert(_isMutable, "ItemListLeaf: a write through a read-only handle")
+        assert(_isMutable, "ItemList node: a write through a read-only handle")
 #endif
     }
+}
 
+extension ManagedBufferPointer {
+    /// Runs `body` with a handle on the node's header and entries, which writes only if `isMutable`.
+    @inlinable @inline(__always)
+    func withHandle<R>(isMutable: Bool, _ body: (ItemListNodeHandle<Header, Element>) -> R) -> R {
+        withUnsafeMutablePointers { header, entries in
+            body(ItemListNodeHandle(isMutable: isMutable, header: header, entries: entries))
+        }
+    }
+}
+
+/// A leaf's handle: its items.
+@usableFromInline
+typealias ItemListLeafHandle<Item> = ItemListNodeHandle<ItemListLeafHeader, Item>
+
+extension ItemListNodeHandle where Header == ItemListLeafHeader {
     /// How many items the leaf holds.
     @inlinable @inline(__always)
     var count: Int { _header.pointee.count }
@@ -80,39 +97,39 @@ struct ItemListLeafHandle<Item> {
 
     /// The item at `offset` (in `0 ..< count`); set only through an `update` handle.
     @inlinable @inline(__always)
-    subscript(offset: Int) -> Item {
+    subscript(offset: Int) -> Entry {
         get {
             assert(offset >= 0 && offset < count, "ItemListLeaf: offset \(offset) out of 0..<\(count)")
-            return _items[offset]
+            return _entries[offset]
         }
         nonmutating set {
             assertMutable()
             assert(offset >= 0 && offset < count, "ItemListLeaf: offset \(offset) out of 0..<\(count)")
-            _items[offset] = newValue
+            _entries[offset] = newValue
         }
     }
 
     /// The items, as a buffer valid inside this handle's closure.
     @inlinable @inline(__always)
-    var items: UnsafeBufferPointer<Item> { UnsafeBufferPointer(start: _items, count: count) }
+    var items: UnsafeBufferPointer<Entry> { UnsafeBufferPointer(start: _entries, count: count) }
 
     /// Appends copies of `source` (there must be room).
     @inlinable
-    func append(copying source: UnsafeBufferPointer<Item>) {
+    func append(copying source: UnsafeBufferPointer<Entry>) {
         assertMutable()
         guard let base = source.baseAddress, !source.isEmpty else { return }
         precondition(count + source.count <= room)
-        (_items + count).initialize(from: base, count: source.count)
+        (_entries + count).initialize(from: base, count: source.count)
         _header.pointee.count += source.count
     }
 
     /// Inserts copies of `source` at `offset` (there must be room).
     @inlinable
-    func insert(copying source: UnsafeBufferPointer<Item>, at offset: Int) {
+    func insert(copying source: UnsafeBufferPointer<Entry>, at offset: Int) {
         assertMutable()
         guard let base = source.baseAddress, !source.isEmpty else { return }
         precondition(count + source.count <= room && offset >= 0 && offset <= count)
-        let start = _items + offset
+        let start = _entries + offset
         (start + source.count).moveInitialize(from: start, count: count - offset)
         start.initialize(from: base, count: source.count)
         _header.pointee.count += source.count
@@ -124,7 +141,7 @@ struct ItemListLeafHandle<Item> {
         assertMutable()
         precondition(range.lowerBound >= 0 && range.upperBound <= count)
         guard !range.isEmpty else { return }
-        let start = _items + range.lowerBound
+        let start = _entries + range.lowerBound
         start.deinitialize(count: range.count)
         start.moveInitialize(from: start + range.count, count: count - range.upperBound)
         _header.pointee.count -= range.count
@@ -160,18 +177,14 @@ extension ItemListLeaf {
     /// Runs `body` with a read-only handle on the leaf's memory.
     @inlinable @inline(__always)
     func read<R>(_ body: (ItemListLeafHandle<Item>) -> R) -> R {
-        Storage(unsafeBufferObject: self).withUnsafeMutablePointers { header, items in
-            body(ItemListLeafHandle(isMutable: false, header: header, items: items))
-        }
+        Storage(unsafeBufferObject: self).withHandle(isMutable: false, body)
     }
 
     /// Runs `body` with a handle that writes the leaf's memory. Only for a leaf no snapshot can reach
     /// (uniquely referenced, or just made).
     @inlinable @inline(__always)
     func update<R>(_ body: (ItemListLeafHandle<Item>) -> R) -> R {
-        Storage(unsafeBufferObject: self).withUnsafeMutablePointers { header, items in
-            body(ItemListLeafHandle(isMutable: true, header: header, items: items))
-        }
+        Storage(unsafeBufferObject: self).withHandle(isMutable: true, body)
     }
 
     /// How many items the leaf holds.
@@ -224,33 +237,11 @@ struct ItemListInnerHeader {
     }
 }
 
-/// Scoped access to an inner node's header and slots, valid only inside the `read { }` or `update { }`
-/// that made it. Only an `update` handle writes (checked in debug builds, with the bounds of every slot).
+/// An inner node's handle: its slots and running totals.
 @usableFromInline
-@frozen
-struct ItemListInnerHandle {
-    @usableFromInline let _header: UnsafeMutablePointer<ItemListInnerHeader>
-    @usableFromInline let _slots: UnsafeMutablePointer<ItemListSlot>
-#if DEBUG
-    @usableFromInline let _isMutable: Bool
-#endif
+typealias ItemListInnerHandle = ItemListNodeHandle<ItemListInnerHeader, ItemListSlot>
 
-    @inlinable @inline(__always)
-    init(isMutable: Bool, header: UnsafeMutablePointer<ItemListInnerHeader>, slots: UnsafeMutablePointer<ItemListSlot>) {
-        _header = header
-        _slots = slots
-#if DEBUG
-        _isMutable = isMutable
-#endif
-    }
-
-    @inlinable @inline(__always)
-    func assertMutable() {
-#if DEBUG
-        assert(_isMutable, "ItemListInner: a write through a read-only handle")
-#endif
-    }
-
+extension ItemListNodeHandle where Header == ItemListInnerHeader, Entry == ItemListSlot {
     /// How many children the node has.
     @inlinable @inline(__always)
     var count: Int { _header.pointee.count }
@@ -266,12 +257,12 @@ struct ItemListInnerHandle {
     @inlinable @inline(__always)
     subscript(slot: Int) -> ItemListSlot {
         assert(slot >= 0 && slot < count, "ItemListInner: slot \(slot) out of 0..<\(count)")
-        return _slots[slot]
+        return _entries[slot]
     }
 
     /// The slots, as a buffer valid inside this handle's closure.
     @inlinable @inline(__always)
-    var slots: UnsafeBufferPointer<ItemListSlot> { UnsafeBufferPointer(start: _slots, count: count) }
+    var slots: UnsafeBufferPointer<ItemListSlot> { UnsafeBufferPointer(start: _entries, count: count) }
 
     /// Runs `body` with the running totals (`ItemListInnerHeader.ends`) as `Int`s: all of them, one more
     /// than the children the node has room for.
@@ -325,7 +316,7 @@ struct ItemListInnerHandle {
             ends[0] = 0
             for index in 0 ..< ItemListInner.maxCount {
                 if index < count {
-                    end += _slots[index].count
+                    end += _entries[index].count
                     ends[index + 1] = end
                 } else {
                     ends[index + 1] = Int.max
@@ -340,7 +331,7 @@ struct ItemListInnerHandle {
     func adjust(slot: Int, by delta: Int) {
         assertMutable()
         assert(slot >= 0 && slot < count, "ItemListInner: slot \(slot) out of 0..<\(count)")
-        _slots[slot].count += delta
+        _entries[slot].count += delta
         _header.pointee.total += delta
     }
 
@@ -350,7 +341,7 @@ struct ItemListInnerHandle {
     func withChild<R>(_ slot: Int, _ body: (inout ItemListNode) -> R) -> R {
         assertMutable()
         assert(slot >= 0 && slot < count, "ItemListInner: slot \(slot) out of 0..<\(count)")
-        return body(&_slots[slot].node)
+        return body(&_entries[slot].node)
     }
 
     /// Appends `slot` (there must be room).
@@ -358,7 +349,7 @@ struct ItemListInnerHandle {
     func append(_ slot: ItemListSlot) {
         assertMutable()
         precondition(count < ItemListInner.maxCount)
-        (_slots + count).initialize(to: slot)
+        (_entries + count).initialize(to: slot)
         _header.pointee.count += 1
         _header.pointee.total += slot.count
         let (count, total) = (self.count, self.total)
@@ -372,12 +363,12 @@ struct ItemListInnerHandle {
         guard let base = source.baseAddress, !source.isEmpty else { return }
         let start = count, end = start + source.count
         precondition(end <= ItemListInner.maxCount)
-        (_slots + start).initialize(from: base, count: source.count)
+        (_entries + start).initialize(from: base, count: source.count)
         // The running totals after `start` were `Int.max` (no child there): only the new ones change.
         var total = self.total
         withEnds { ends in
             for slot in start ..< end {
-                total += _slots[slot].count
+                total += _entries[slot].count
                 ends[slot + 1] = total
             }
         }
@@ -390,8 +381,8 @@ struct ItemListInnerHandle {
     func insert(_ slot: ItemListSlot, at index: Int) {
         assertMutable()
         precondition(count < ItemListInner.maxCount && index >= 0 && index <= count)
-        (_slots + index + 1).moveInitialize(from: _slots + index, count: count - index)
-        (_slots + index).initialize(to: slot)
+        (_entries + index + 1).moveInitialize(from: _entries + index, count: count - index)
+        (_entries + index).initialize(to: slot)
         _header.pointee.count += 1
         _header.pointee.total += slot.count
         refreshEnds()
@@ -445,18 +436,14 @@ extension ItemListInner {
     /// Runs `body` with a read-only handle on the node's memory.
     @inlinable @inline(__always)
     func read<R>(_ body: (ItemListInnerHandle) -> R) -> R {
-        Storage(unsafeBufferObject: self).withUnsafeMutablePointers { header, slots in
-            body(ItemListInnerHandle(isMutable: false, header: header, slots: slots))
-        }
+        Storage(unsafeBufferObject: self).withHandle(isMutable: false, body)
     }
 
     /// Runs `body` with a handle that writes the node's memory. Only for a node no snapshot can reach
     /// (uniquely referenced, or just made).
     @inlinable @inline(__always)
     func update<R>(_ body: (ItemListInnerHandle) -> R) -> R {
-        Storage(unsafeBufferObject: self).withUnsafeMutablePointers { header, slots in
-            body(ItemListInnerHandle(isMutable: true, header: header, slots: slots))
-        }
+        Storage(unsafeBufferObject: self).withHandle(isMutable: true, body)
     }
 
     /// How many children the node has.

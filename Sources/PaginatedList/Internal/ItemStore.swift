@@ -118,22 +118,9 @@ struct ItemStore<Item> {
         return [.reset]
     }
 
-#if PAGINATEDLIST_INTERNAL_CHECKS
-    /// Stops the program if the list or its ids are broken (O(n log n)): after every edit, in builds with
-    /// `PAGINATEDLIST_INTERNAL_CHECKS`.
-    @usableFromInline
-    func _checkInvariants() {
-        let problems = invariantViolations()
-        precondition(problems.isEmpty, "ItemStore of \(count) items: \(problems.joined(separator: "; "))")
-    }
-#else
-    /// Checks the list and its ids when built with `PAGINATEDLIST_INTERNAL_CHECKS`; else nothing.
-    @inlinable @inline(__always)
-    func _checkInvariants() {}
-#endif
-
     /// What is wrong with the store, if anything: the list's structure, and the ids against the items.
     /// O(n); for tests.
+    @usableFromInline
     func invariantViolations() -> [String] {
         var problems = _items.invariantViolations()
         guard let type = Self.identifiable else {
@@ -200,4 +187,10 @@ struct ItemStore<Item> {
         if _identities != nil && !isKnownUniquelyReferenced(&_identities) { _identities = _identities?.copy() }
         return _identities
     }
+}
+
+// Checked after every edit with `PAGINATEDLIST_INTERNAL_CHECKS` (O(n log n)).
+extension ItemStore: InvariantChecking {
+    @usableFromInline
+    var invariantContext: String { "\(count) items" + (isIdentified ? ", identified" : "") }
 }

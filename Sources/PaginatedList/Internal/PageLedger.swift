@@ -215,23 +215,14 @@ struct PageLedger<Record> {
 
 // MARK: - Checking
 
-extension PageLedger {
-#if PAGINATEDLIST_INTERNAL_CHECKS
-    /// Stops the program if the ledger is broken (O(slots)): after every edit, in builds with
-    /// `PAGINATEDLIST_INTERNAL_CHECKS`.
+// Checked after every edit with `PAGINATEDLIST_INTERNAL_CHECKS` (O(slots)).
+extension PageLedger: InvariantChecking {
     @usableFromInline
-    func _checkInvariants() {
-        let problems = invariantViolations()
-        precondition(problems.isEmpty, "PageLedger of \(pageCount) pages: \(problems.joined(separator: "; "))")
-    }
-#else
-    /// Checks the ledger when built with `PAGINATEDLIST_INTERNAL_CHECKS`; else nothing.
-    @inlinable @inline(__always)
-    func _checkInvariants() {}
-#endif
+    var invariantContext: String { "\(pageCount) pages in slots \(_low) ..< \(_high) of \(_slots.count)" }
 
     /// What is wrong with the ledger, if anything: the held slots, the counts, and the Fenwick tree
     /// against them. O(slots); for tests and `_checkInvariants()`.
+    @usableFromInline
     func invariantViolations() -> [String] {
         var problems: [String] = []
         guard 0 <= _low, _low <= _high, _high <= _slots.count else {

@@ -5,22 +5,13 @@
 // after each of their edits), so a broken invariant stops the run at the input that broke it. `.ci/run`
 // runs the model-based suites once that way. Without the flag the checks compile to nothing.
 
-extension PagingStateMachine {
-#if PAGINATEDLIST_INTERNAL_CHECKS
-    /// Stops the program if an invariant of the machine does not hold.
+extension PagingStateMachine: InvariantChecking {
     @usableFromInline
-    func _checkInvariants() {
-        let problems = invariantViolations()
-        precondition(problems.isEmpty, "PagingStateMachine: \(problems.joined(separator: "; ")); \(stateDescription)")
-    }
-#else
-    /// Checks the machine's invariants when built with `PAGINATEDLIST_INTERNAL_CHECKS`; else nothing.
-    @inlinable @inline(__always)
-    func _checkInvariants() {}
-#endif
+    var invariantContext: String { stateDescription }
 
     /// What is wrong between the parts of the machine, if anything (each part checks its own structure):
     /// O(pages + loads); for tests and `_checkInvariants()`.
+    @usableFromInline
     func invariantViolations() -> [String] {
         var problems: [String] = []
         if ledger.itemCount != store.count {

@@ -178,7 +178,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         /// Loads the page after the fresh items above the gap.
         @usableFromInline var continuation: PageProducer
         /// How many pages one `fillGap()` may load before it stops with the gap still open.
-        @usableFromInline var pageBudget: Int
+        var pageBudget: Int
     }
 
     /// How many empty pages in a row one command may load before the view model stops and reports
@@ -207,11 +207,11 @@ struct PagingStateMachine<Item, Failure: Error> {
     @usableFromInline var loadCounter: UInt64 = 0
     /// Loads whose page landed, most recent last, until their terminal event.
     @usableFromInline var landed: [LoadID] = []
-    @usableFromInline let retry: RetryPolicy?
+    let retry: RetryPolicy?
     /// How many pages are held at most (`nil`: no limit).
     @usableFromInline let maxPages: Int?
     /// The jitter's random source.
-    @usableFromInline var generator: any RandomNumberGenerator & Sendable
+    var generator: any RandomNumberGenerator & Sendable
 
     @usableFromInline
     init(retry: RetryPolicy?, generator: any RandomNumberGenerator & Sendable, maxPages: Int? = nil) {

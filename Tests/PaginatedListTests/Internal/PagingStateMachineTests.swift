@@ -219,4 +219,16 @@ struct PagingStateMachineTests {
             machine.firstPageMade(.never, for: LoadID(value: 7))
         }
     }
+
+#if PAGINATEDLIST_INTERNAL_CHECKS
+    @Test func withTheInternalChecksAnInputThatLeavesAnInvariantBrokenStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            var machine = PagingStateMachine<Int, TestError>(retry: nil, generator: SystemRandomNumberGenerator())
+            _ = machine.loadNextPage()
+            _ = machine.receive(.value(Page(items: [1, 2], next: .never)), of: LoadID(value: 0))
+            machine.gap = .init(index: 2, continuation: .never, pageBudget: 1)
+            _ = machine.loadNextPage()
+        }
+    }
+#endif
 }

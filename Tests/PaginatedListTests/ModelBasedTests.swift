@@ -324,7 +324,7 @@ struct ModelBasedTests {
             seeds = [replay]
         } else {
             var seedSource = SplitMix64(seed: 0x5EED_0F_7A6E5)
-            seeds = (0 ..< 2_000).map { _ in seedSource.next() }
+            seeds = (0 ..< seededRunCount(2_000)).map { _ in seedSource.next() }
         }
         for seed in seeds {
             let run = ModelRun(seed: seed)

@@ -269,10 +269,12 @@ extension ItemListNodeHandle where Header == ItemListInnerHeader, Entry == ItemL
     @inlinable @inline(__always)
     func withEnds<R>(_ body: (UnsafeMutableBufferPointer<Int>) -> R) -> R {
         // A homogeneous tuple is laid out as its elements in a row, so its memory may be viewed as `Int`s.
-        withUnsafeMutablePointer(to: &_header.pointee.ends) { ends in
-            ends.withMemoryRebound(to: Int.self, capacity: ItemListInner.endsCount) { first in
-                body(UnsafeMutableBufferPointer(start: first, count: ItemListInner.endsCount))
-            }
+        // The tuple's address is found by arithmetic on the header's, not through an `inout` access to
+        // `_header.pointee.ends`: readers on several threads search the same shared node, and an `inout`
+        // access is a write (to the exclusivity checks and the thread sanitizer) even when nothing is written.
+        let ends = _header.pointer(to: \.ends)!
+        return ends.withMemoryRebound(to: Int.self, capacity: ItemListInner.endsCount) { first in
+            body(UnsafeMutableBufferPointer(start: first, count: ItemListInner.endsCount))
         }
     }
 

@@ -238,7 +238,7 @@ struct AnySequenceCollection<Element>: Collection {
 struct ItemListConformanceTests {
     @Test func tenThousandSeededCasesAgreeWithArray() {
         var failures: [String] = []
-        for seed in 0 ..< UInt64(5_000) {
+        for seed in 0 ..< UInt64(seededRunCount(5_000)) {
             var ints = ConformanceCase<Int>(seed: seed) { $0 }
             ints.run(operations: 8)
             var wide = ConformanceCase<WideItem>(seed: seed &+ 1_000_000) { WideItem($0) }

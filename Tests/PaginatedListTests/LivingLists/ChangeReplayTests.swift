@@ -139,7 +139,7 @@ struct ChangeReplayContract {
     @Test func tenThousandRandomSequencesOfLoadsAndEditsReplayExactly() {
         var seeds = SplitMix64(seed: 0xC4A_14)
         let sessions = ProcessInfo.processInfo.environment["PAGINATED_LIST_SEED"].flatMap(UInt64.init).map { [$0] }
-            ?? (0 ..< 10_000).map { _ in seeds.next() }
+            ?? (0 ..< seededRunCount(10_000)).map { _ in seeds.next() }
         for seed in sessions {
             let session = ReplaySession(seed: seed)
             for step in 0 ..< 16 where session.failure == nil { session.step(step) }

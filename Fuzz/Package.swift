@@ -20,6 +20,7 @@ let fuzzers: [(name: String, modules: [String])] = [
     ("JSONDates", ["PaginatedList"]),
     ("ItemList", ["PaginatedList"]),
     ("ItemStore", ["PaginatedList"]),
+    ("StoreFile", ["PaginatedListStore", "PaginatedList", "Signals"]),
 ]
 
 let package = Package(

@@ -431,6 +431,29 @@ struct StoredEditTests {
         #expect(relaunched.ids == list.ids)
     }
 
+    @Test func insertOfAnIdTheListHoldsStoresItsNewValue() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let list = storedList(store, remote: TestRemote(count: 35))
+        list.loadNextPage()
+        list.insert([Post(id: 500), Post(id: 4, title: "edited")], at: 0)
+        #expect(list.ids == [500] + ids(0 ..< 10))
+        #expect(try store.feed("home", of: Post.self).items() == Array(list.items.value))
+    }
+
+    @Test func insertOfAnIdTheListHoldsStoresItsNewValueAlsoWhenTheWindowIsRewritten() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let list = storedList(store, remote: TestRemote(count: 35))
+        list.loadNextPage()
+        // The feed no longer lists the row above the insertion point (until contract 23, the list still holds
+        // it): the edit cannot be written next to it, and the list's window is written as a whole.
+        try store.feed("home", of: Post.self).remove(id: 3)
+        list.insert([Post(id: 500), Post(id: 5, title: "edited")], at: 4)
+        #expect(list.ids == ids(0 ..< 4) + [500] + ids(4 ..< 10))
+        #expect(try store.feed("home", of: Post.self).items() == Array(list.items.value))
+    }
+
     @Test func anEditThatCannotBeStoredLeavesTheListUnchangedAndIsReported() throws {
         let folder = TemporaryFolder()
         let store = try openStore(folder.path())

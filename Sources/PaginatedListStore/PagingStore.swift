@@ -53,7 +53,7 @@ public final class PagingStore: Sendable {
         let encoded = try ItemCoding<Item>(path: path).encode(item)
         try database.write { connection throws(StoreError) in
             let tables = FeedTables(connection)
-            guard let type = try tables.type(named: ItemCoding<Item>.typeName, create: false) else { return }
+            guard let type = try tables.type(named: ItemCoding<Item>.typeName(path: path), create: false) else { return }
             _ = try tables.replaceBody(encoded, type: type)
         }
     }
@@ -64,7 +64,7 @@ public final class PagingStore: Sendable {
         let key = try ItemCoding<Item>(path: path).key(of: id)
         try database.write { connection throws(StoreError) in
             let tables = FeedTables(connection)
-            guard let type = try tables.type(named: ItemCoding<Item>.typeName, create: false),
+            guard let type = try tables.type(named: ItemCoding<Item>.typeName(path: path), create: false),
                   let item = try tables.item(key: key, type: type) else { return }
             let statement = try connection.statement("DELETE FROM members WHERE item = ? RETURNING feed")
             try statement.bind(.integer(item), at: 1)

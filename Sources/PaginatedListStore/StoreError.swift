@@ -18,7 +18,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The file is damaged (truncated, overwritten): SQLite or the store's checks found it inconsistent.
         case corrupt
         /// A stored item or key could not be decoded as the type asked for (the type changed incompatibly
-        /// since it was written).
+        /// since it was written), an item or key could not be encoded, or the item type has no stable name to
+        /// keep its rows under (a local or private type that is not `StoreNamedItem`).
         case decoding
         /// The disk (or the database's size limit) is full: the write was rolled back.
         case full

@@ -117,7 +117,7 @@ struct BadFileContract {
         try connection.execute("PRAGMA journal_mode = WAL")
         try Schema.migrate(connection, to: 1)
         var sql = """
-            INSERT INTO item_types(id, name) VALUES (1, '\(ItemCoding<Post>.typeName)');
+            INSERT INTO item_types(id, name) VALUES (1, '\(try ItemCoding<Post>.typeName(path: path))');
             INSERT INTO feeds(id, name, type, entry_page, fetched_at, head_complete, tail_complete) VALUES (1, 'home', 1, 1, 0, 1, 0);
             INSERT INTO pages(id, feed, seq, key, previous, next, fetched_at) VALUES (1, 1, 0, NULL, NULL, '1', 0), (2, 1, 4294967296, '1', '0', '2', 0);
             """

@@ -137,6 +137,42 @@ struct StoredFeedTests {
     }
 }
 
+/// The name an item type's rows are kept under: its Swift name, or the one it gives (`StoreNamedItem`); a
+/// type with no stable Swift name (local, private) is refused.
+@Suite("Item type names")
+struct ItemTypeNameTests {
+    @Test func aLocalItemTypeIsRefusedWithADecodingErrorAndNothingIsWritten() throws {
+        struct LocalPost: Codable, Identifiable, Sendable { var id: Int }
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        do {
+            try store.feed("home", of: LocalPost.self).insert([LocalPost(id: 1)], at: 0)
+            Issue.record("a local type was stored")
+        } catch {
+            #expect(error.kind == .decoding)
+            #expect(error.message.contains("StoreNamedItem"), "\(error)")
+        }
+        #expect(try StoredFeedTests.rowCount("items", in: store) == 0)
+        #expect(try StoredFeedTests.rowCount("item_types", in: store) == 0)
+    }
+
+    @Test func aTypeThatNamesItselfReadsTheRowsWrittenUnderThatNameByAnotherType() throws {
+        struct Before: Codable, Identifiable, Sendable, StoreNamedItem {
+            static var storeTypeName: String { "post" }
+            var id: Int
+            var title: String
+        }
+        struct After: Codable, Identifiable, Equatable, Sendable, StoreNamedItem {
+            static var storeTypeName: String { "post" }
+            var id: Int
+            var title: String
+        }
+        let folder = TemporaryFolder()
+        try openStore(folder.path()).feed("home", of: Before.self).insert([Before(id: 1, title: "kept")], at: 0)
+        #expect(try openStore(folder.path()).feed("home", of: After.self).items() == [After(id: 1, title: "kept")])
+    }
+}
+
 /// Another item type, to tell types apart.
 struct Note: Codable, Identifiable, Equatable, Sendable {
     var id: Int

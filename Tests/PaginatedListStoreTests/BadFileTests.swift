@@ -143,6 +143,31 @@ struct BadFileContract {
         #expect(remote.requests == [2])
     }
 
+    @Test func aVersionTwoFileIsMigratedKeepingItsSnapshotsWhoseIdsAreNeverReused() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path()
+        do {
+            let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            try connection.execute("PRAGMA journal_mode = WAL")
+            try Schema.migrate(connection, to: 2)
+            try connection.execute("""
+                INSERT INTO item_types(id, name) VALUES (1, 'Ranked');
+                INSERT INTO feeds(id, name, type, snapshot) VALUES (1, 'ranked', 1, 2);
+                INSERT INTO snapshots(id, feed, ids) VALUES (1, 1, '[1,2]'), (2, 1, '[3,4]');
+                """)
+        }
+        let store = try openStore(path)
+        let (version, snapshots, reused) = try store.database.write { connection throws(StoreError) in
+            let version = try connection.integer("PRAGMA user_version")
+            let snapshots = try connection.integer("SELECT count(*) FROM snapshots WHERE (id, ids) IN (VALUES (1, '[1,2]'), (2, '[3,4]'))")
+            try connection.execute("DELETE FROM snapshots WHERE id = 2; INSERT INTO snapshots(feed, ids) VALUES (1, '[5]')")
+            return (version, snapshots, connection.lastInsertRowID == 2)
+        }
+        #expect(version == Int64(Schema.version))
+        #expect(snapshots == 2)
+        #expect(!reused)
+    }
+
     @Test func aMigrationThatFailsLeavesTheFileAtItsVersionWithEveryRow() throws {
         let folder = TemporaryFolder()
         let path = try Self.versionOneFile(folder)

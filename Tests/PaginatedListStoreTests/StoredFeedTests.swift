@@ -209,6 +209,32 @@ struct IDSnapshotFeedTests {
         #expect(keys == ["10", "20", "30"])
     }
 
+    @Test func aSnapshotWrittenAfterAClearIsNotTakenForTheClearedOne() throws {
+        typealias Key = IDSnapshotPageKey<Item.ID>
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let feed = store.feed("ranked", of: Item.self)
+        // Two lists of the feed: each has its own key coding, which remembers the last snapshot it wrote and read.
+        let first = KeyCoding<Key>(path: store.path)
+        let second = KeyCoding<Key>(path: store.path)
+        func write(_ key: Key, with coding: KeyCoding<Key>) throws -> (Data?, snapshot: Int64?) {
+            try store.database.write { connection throws(StoreError) in
+                let tables = FeedTables(connection)
+                return try coding.encode(.some(key), feed: feed.row(tables, create: true)!.id, tables: tables)
+            }
+        }
+        func read(_ stored: (Data?, snapshot: Int64?), with coding: KeyCoding<Key>) throws -> Key? {
+            try store.database.read { connection throws(StoreError) in
+                try coding.decode(stored.0 ?? Data(), snapshot: stored.snapshot, tables: FeedTables(connection))
+            }
+        }
+        let old = try write(Key(ids: [1, 2, 3], index: 1), with: first)
+        #expect(try read(old, with: first) == Key(ids: [1, 2, 3], index: 1))
+        try feed.clear()
+        let new = try write(Key(ids: [7, 8, 9], index: 1), with: second)
+        #expect(try read(new, with: first) == Key(ids: [7, 8, 9], index: 1))
+    }
+
     @Test func aRelaunchedListGoesOnOverTheStoredSnapshot() throws {
         let folder = TemporaryFolder()
         let feed = ChangingFeed(count: 45)

@@ -16,7 +16,8 @@
 ///     PRIMARY KEY (feed, position)                                -- keyset reads and writes by position
 ///     UNIQUE (item, feed)                                         -- an item once per feed; every feed of an item
 ///     INDEX (page, position, item)                                -- a page's rows, in order, covering
-/// snapshots(id INTEGER PRIMARY KEY, feed, ids BLOB)               -- ID snapshots, kept once per feed (v2)
+/// snapshots(id INTEGER PRIMARY KEY AUTOINCREMENT, feed, ids BLOB) -- ID snapshots, kept once per feed (v2);
+///                                                                 -- ids never reused (v3: lists cache them by id)
 /// ```
 ///
 /// **Keys.** A page's `key`, `previous` and `next` are the keyed source's keys as JSON: `NULL` means "no
@@ -66,6 +67,16 @@ enum Schema {
         ALTER TABLE feeds ADD COLUMN snapshot INTEGER;
         ALTER TABLE pages ADD COLUMN snapshot INTEGER;
         CREATE TABLE snapshots(id INTEGER PRIMARY KEY, feed INTEGER NOT NULL, ids BLOB NOT NULL);
+        CREATE INDEX snapshots_by_feed ON snapshots(feed);
+        """,
+        // 3: snapshot ids are never reused (a list remembers the last snapshot it read by its id: a cleared
+        // feed's snapshot id taken again by a new snapshot read as the old one). SQLite cannot add
+        // AUTOINCREMENT to a table: the table is made again, with its rows and their ids.
+        """
+        CREATE TABLE snapshots_v3(id INTEGER PRIMARY KEY AUTOINCREMENT, feed INTEGER NOT NULL, ids BLOB NOT NULL);
+        INSERT INTO snapshots_v3(id, feed, ids) SELECT id, feed, ids FROM snapshots;
+        DROP TABLE snapshots;
+        ALTER TABLE snapshots_v3 RENAME TO snapshots;
         CREATE INDEX snapshots_by_feed ON snapshots(feed);
         """,
     ]

@@ -20,8 +20,11 @@ extension PaginatedListViewModel {
     ///   (`.editNotStored`).
     /// - A store failure while paging is `StoredListError.store` on `lastError`; the rows held stay (27).
     ///
-    /// The list keeps `feed` (and so its store) alive; pages from `remote` are written on the thread that
-    /// delivers them, stored pages are read on the thread that starts them (the scheduler's).
+    /// The list keeps `feed` (and so its store) alive. **Threads:** a page from `remote` is written on the
+    /// thread that delivers it; stored pages are read on the thread that starts them, and a refresh's landing
+    /// and every edit are written on the scheduler's thread (the main thread with `UIScheduler`), before the
+    /// list changes. A refresh's write costs O(rows it replaces): a `.replace` deletes every stored row of the
+    /// feed in that transaction. Any write may wait up to 5 s for another process's write lock on the file.
     public convenience init<Remote: KeyedPageSource>(
         feed: StoredFeed<Item>, remote: Remote, revalidate: Revalidation = .always(.replace),
         scheduler: any Scheduler = UIScheduler(), retry: AutomaticRetry? = nil, maxPages: Int? = nil

@@ -301,6 +301,21 @@ struct RevalidationContract {
         #expect(store.feed("profile", of: Post.self).ids == ids(0 ..< 20))
     }
 
+    @Test func aReplaceDeletesTheItemsNoFeedListsAnyMoreInOneStatement() throws {
+        let folder = TemporaryFolder()
+        try Self.storedFeed(folder)
+        let store = try openStore(folder.path())
+        let list = storedList(store, remote: TestRemote(posts: posts(100 ..< 140)))
+        list.loadNextPage()
+        let statements = Locked<[String]>([])
+        try store.database.trace { sql in statements.withLock { $0.append(sql) } }
+        list.refresh()
+        try store.database.trace(nil)
+        #expect(list.ids == ids(100 ..< 110))
+        #expect(statements.withLock { $0 }.filter { $0.hasPrefix("DELETE FROM items") }.count == 1)
+        #expect(try StoredFeedTests.rowCount("items", in: store) == 10)
+    }
+
     @Test func theFirstPagesValidatorsAreStoredForConditionalRefreshes() throws {
         let folder = TemporaryFolder()
         let store = try openStore(folder.path())

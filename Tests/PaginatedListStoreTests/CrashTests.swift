@@ -60,7 +60,9 @@ struct CrashTests {
 
         let store = try PagingStore(path: path)
         let pages = try store.database.read { connection throws(StoreError) -> [Int64] in
-            let statement = try connection.statement("SELECT count(*) FROM members GROUP BY page ORDER BY page")
+            // Every page row, also one with no members (a page whose rows were lost).
+            let statement = try connection.statement(
+                "SELECT count(members.item) FROM pages LEFT JOIN members ON members.page = pages.id GROUP BY pages.id ORDER BY pages.seq")
             var counts: [Int64] = []
             while try statement.step() { counts.append(statement.int64(0)) }
             return counts

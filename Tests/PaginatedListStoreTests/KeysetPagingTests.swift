@@ -36,7 +36,6 @@ struct KeysetPagingContract {
 
     @Test func everyPagingStatementFindsItsRowsThroughAnIndex() throws {
         let (store, statements, _) = try Self.pagingStatements()
-        let tables: Set<String> = ["items", "members", "pages", "feeds", "snapshots", "item_types"]
         for sql in statements where !sql.hasPrefix("BEGIN") && !sql.hasPrefix("COMMIT") && !sql.hasPrefix("PRAGMA") {
             let plan = try store.database.read { connection throws(StoreError) in
                 let statement = try connection.statement("EXPLAIN QUERY PLAN " + sql)
@@ -44,7 +43,8 @@ struct KeysetPagingContract {
                 while try statement.step() { details.append(statement.text(3) ?? "") }
                 return details
             }
-            let scans = plan.filter { detail in tables.contains { detail.hasPrefix("SCAN \($0)") } }
+            // A scan of any table, also under an alias ("SCAN m"); a constant row is no table.
+            let scans = plan.filter { $0.hasPrefix("SCAN ") && $0 != "SCAN CONSTANT ROW" }
             #expect(scans.isEmpty, "\(sql): \(plan)")
         }
     }

@@ -81,7 +81,7 @@ struct StoredFeedTests {
         #expect(try store.feed("home", of: Post.self).info() == StoredFeedInfo(
             itemCount: 0, pageCount: 0, fetchedAt: nil, validators: nil, headComplete: false, tailComplete: false, totalCount: nil))
         #expect(try other.items() == [Post(id: 3, title: "kept")])
-        #expect(try Self.rowCount("items", in: store) == 1)
+        #expect(try rowCount("items", in: store) == 1)
     }
 
     @Test func anItemIsStoredOncePerTypeAndIdWhateverFeedsListIt() throws {
@@ -90,7 +90,7 @@ struct StoredFeedTests {
         storedList(store, feed: "home", remote: TestRemote(count: 15)).loadNextPage()
         storedList(store, feed: "profile", remote: TestRemote(count: 15)).loadNextPage()
         try store.feed("notes", of: Note.self).insert([Note(id: 3, text: "same id, other type")], at: 0)
-        #expect(try Self.rowCount("items", in: store) == 11)
+        #expect(try rowCount("items", in: store) == 11)
     }
 
     @Test func updateReplacesTheItemInEveryFeedThatListsIt() throws {
@@ -106,7 +106,7 @@ struct StoredFeedTests {
         let folder = TemporaryFolder()
         let store = try Self.store(folder)
         try store.update(Post(id: 999))
-        #expect(try Self.rowCount("items", in: store) == 30)
+        #expect(try rowCount("items", in: store) == 30)
     }
 
     @Test func removeFromTheStoreTakesTheItemOutOfEveryFeed() throws {
@@ -116,7 +116,7 @@ struct StoredFeedTests {
         try store.remove(Post.self, id: 3)
         #expect(!store.feed("home", of: Post.self).ids.contains(3))
         #expect(store.feed("other", of: Post.self).ids.isEmpty)
-        #expect(try Self.rowCount("items", in: store) == 29)
+        #expect(try rowCount("items", in: store) == 29)
     }
 
     @Test func infoSaysWhatTheFeedRowKnows() throws {
@@ -130,10 +130,6 @@ struct StoredFeedTests {
                                           headComplete: true, tailComplete: false, totalCount: 25))
         list.loadNextPage()
         #expect(try store.feed("home", of: Post.self).info().tailComplete)
-    }
-
-    static func rowCount(_ table: String, in store: PagingStore) throws -> Int64 {
-        try store.database.read { connection throws(StoreError) in try connection.integer("SELECT count(*) FROM \(table)") ?? 0 }
     }
 }
 
@@ -152,8 +148,8 @@ struct ItemTypeNameTests {
             #expect(error.kind == .decoding)
             #expect(error.message.contains("StoreNamedItem"), "\(error)")
         }
-        #expect(try StoredFeedTests.rowCount("items", in: store) == 0)
-        #expect(try StoredFeedTests.rowCount("item_types", in: store) == 0)
+        #expect(try rowCount("items", in: store) == 0)
+        #expect(try rowCount("item_types", in: store) == 0)
     }
 
     @Test func aTypeThatNamesItselfReadsTheRowsWrittenUnderThatNameByAnotherType() throws {
@@ -199,7 +195,7 @@ struct IDSnapshotFeedTests {
         let store = try openStore(folder.path())
         let list = Self.list(store, ChangingFeed(count: 45))
         for _ in 0 ..< 3 { list.loadNextPage() }
-        #expect(try StoredFeedTests.rowCount("snapshots", in: store) == 1)
+        #expect(try rowCount("snapshots", in: store) == 1)
         let keys = try store.database.read { connection throws(StoreError) -> [String] in
             let statement = try connection.statement("SELECT next FROM pages ORDER BY seq")
             var keys: [String] = []

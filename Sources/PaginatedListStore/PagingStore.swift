@@ -25,9 +25,10 @@ public final class PagingStore: Sendable {
     /// Opens the store at `path`, creating the file if there is none; `now` stamps what is fetched (for
     /// `Revalidation.ifOlderThan`).
     ///
-    /// - Throws: `StoreError` `.cannotOpen`, `.notADatabase` (random bytes), `.foreignDatabase` (another
-    ///   application's SQLite file), `.schemaTooNew` (a newer version of this store wrote it), `.corrupt` (a
-    ///   truncated or damaged file). The file is then left unchanged.
+    /// - Throws: `StoreError` `.cannotOpen` (also for a folder, `""` and `":memory:"`), `.notADatabase`
+    ///   (random bytes), `.foreignDatabase` (another application's SQLite file), `.schemaTooNew` (a newer
+    ///   version of this store wrote it), `.corrupt` (a truncated or damaged file, or one missing a table or
+    ///   index of its schema). The file is then left unchanged.
     public init(path: String, now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
         database = try Database(path: path)
         self.now = now

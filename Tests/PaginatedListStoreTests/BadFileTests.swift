@@ -100,6 +100,40 @@ struct BadFileContract {
         do { _ = try PagingStore(path: folder.path("missing/store.sqlite")) } catch { #expect(error.kind == .cannotOpen) }
     }
 
+    @Test(arguments: ["", ":memory:"])
+    func aPathThatNamesNoFileCannotBeOpened(path: String) throws {
+        do {
+            _ = try PagingStore(path: path)
+            Issue.record("the store opened \"\(path)\"")
+        } catch {
+            #expect(error.kind == .cannotOpen, "\(error)")
+        }
+    }
+
+    @Test func aFolderCannotBeOpened() throws {
+        let folder = TemporaryFolder()
+        do {
+            _ = try PagingStore(path: folder.url.path)
+            Issue.record("the store opened a folder")
+        } catch {
+            #expect(error.kind == .cannotOpen, "\(error)")
+        }
+    }
+
+    @Test func aStoreFileThatLacksATableIsCorruptAndStaysUnchanged() throws {
+        let folder = TemporaryFolder()
+        let path = try Self.storeFile(folder)
+        try Self.execute("DROP TABLE snapshots", at: path)
+        try Self.expectRefused(path, as: .corrupt)
+    }
+
+    @Test func aStoreFileThatLacksAnIndexIsCorruptAndStaysUnchanged() throws {
+        let folder = TemporaryFolder()
+        let path = try Self.storeFile(folder)
+        try Self.execute("DROP INDEX members_by_page", at: path)
+        try Self.expectRefused(path, as: .corrupt)
+    }
+
     @Test func anEmptyFileBecomesANewStore() throws {
         let folder = TemporaryFolder()
         _ = FileManager.default.createFile(atPath: folder.path(), contents: Data())

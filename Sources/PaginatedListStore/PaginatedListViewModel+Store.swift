@@ -9,7 +9,9 @@ extension PaginatedListViewModel {
     ///   no request to `remote` (contract 21); a feed with nothing stored asks `remote` for its first page.
     ///   Paging past the stored rows asks `remote` for the page at the last stored page's key (never the
     ///   first page again), at either end.
-    /// - A page from `remote` is written in one transaction, items and keys, then shown as written (22).
+    /// - A page from `remote` is written in one transaction, items and keys, then shown as written (22): the
+    ///   items that became its rows, with the source's values, which equal what a relaunch reads when
+    ///   `Item`'s `Codable` round-trips (decoding what it encoded gives an equal value).
     /// - `revalidate` decides whether a refresh follows the landing of the stored rows (25); refreshes with
     ///   every `RefreshPolicy` write into the store, keep the stored rows visible until the fresh data lands,
     ///   and never touch another feed's rows. A `.replace` deletes the old rows in the transaction that

@@ -25,7 +25,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case decoding
         /// The disk (or the database's size limit) is full: the write was rolled back.
         case full
-        /// The file or its folder is read-only: the write was rolled back.
+        /// The file or its folder is read-only: the write was rolled back. At open: the store cannot open a
+        /// file it cannot write (opening writes the WAL, and migrations).
         case readOnly
         /// Another SQLite failure; `message` says which.
         case sqlite

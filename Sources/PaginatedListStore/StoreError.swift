@@ -25,8 +25,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case decoding
         /// The disk (or the database's size limit) is full: the write was rolled back.
         case full
-        /// The file or its folder is read-only: the write was rolled back. At open: the store cannot open a
-        /// file it cannot write (opening writes the WAL, and migrations).
+        /// The file or its folder is read-only: the write was rolled back (reads still work). At open: a
+        /// read-only file that needs a migration, or one in a read-only folder (no `-wal` and `-shm` can be
+        /// made), cannot be opened.
         case readOnly
         /// Another SQLite failure; `message` says which.
         case sqlite

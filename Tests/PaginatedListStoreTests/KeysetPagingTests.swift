@@ -48,4 +48,24 @@ struct KeysetPagingContract {
             #expect(scans.isEmpty, "\(sql): \(plan)")
         }
     }
+
+    @Test func aPageWrittenBelowPagesWhoseRowsWereRemovedFindsItsPlaceWithoutReadingThePagesAbove() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        do {
+            let list = storedList(store, remote: TestRemote(count: 200))
+            for _ in 0 ..< 10 { list.loadNextPage() }
+        }
+        for id in 10 ..< 100 { try store.remove(Post.self, id: id) }   // pages 1 ..< 10 are empty now
+        let statements = Locked<[String]>([])
+        try store.database.trace { sql in statements.withLock { $0.append(sql) } }
+        let list = storedList(store, remote: TestRemote(count: 200))
+        for _ in 0 ..< 11 { list.loadNextPage() }
+        try store.database.trace(nil)
+        let stored = store.feed("home", of: Post.self).ids
+        #expect(stored.count > 10)
+        #expect(stored == ids(0 ..< 10) + ids(100 ..< 90 + stored.count))
+        let ranges = statements.withLock { $0 }.filter { $0.contains("p.seq <=") || $0.contains("p.seq >=") }
+        #expect(ranges.isEmpty, "\(ranges)")
+    }
 }

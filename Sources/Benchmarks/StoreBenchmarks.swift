@@ -16,7 +16,8 @@ enum StoreBenchmarks: BenchmarkSuite {
     static let fullCount = 1_000_000
 
     static var studies: [Study] {
-        [Study(name: "a store of 1,000,000 posts: writing, opening, scrolling, beside raw SQLite and LIMIT/OFFSET", run: store)]
+        [Study(name: "a store of 1,000,000 posts: writing, opening, scrolling, beside raw SQLite and LIMIT/OFFSET", run: store),
+         Study(name: "a .replace refresh over a stored feed: the transaction on the list's scheduler", run: replaceRefresh)]
     }
 
     /// A post of about 200 bytes of JSON.
@@ -172,6 +173,40 @@ enum StoreBenchmarks: BenchmarkSuite {
                 + "... WHERE page = ? ORDER BY position) and decoding its 50 posts with a JSONDecoder, hand-written; "
                 + "LIMIT/OFFSET: the feed's rows ORDER BY position LIMIT 50 OFFSET n·50 for pages at that depth, decoded.",
         ]
+        return result
+    }
+
+    /// A `.replace` refresh of a list over a feed of n stored posts: its landing deletes the n stored rows and
+    /// writes the new first page in one transaction, on the list's scheduler (the main thread in an app).
+    static func replaceRefresh(quick: Bool, runs: Int) -> StudyResult {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("StoreBenchmarks-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var result = StudyResult()
+        do {
+            for rows in quick ? [1_000, 10_000] : [1_000, 10_000, 100_000] {
+                var times: [Double] = []
+                for run in 0 ..< runs {
+                    let store = try PagingStore(path: folder.appendingPathComponent("refresh-\(rows)-\(run).sqlite").path)
+                    let writer = list(store, pages: rows / pageSize, maxPages: 2)
+                    for _ in 0 ..< rows / pageSize { writer.loadNextPage() }
+                    let refresher = list(store, pages: rows / pageSize, maxPages: 2)
+                    refresher.loadNextPage()   // the stored first page
+                    times.append(timePerStep(1) { _ in refresher.refresh() }.total)
+                    let info = try store.feed("posts", of: Post.self).info()
+                    result.ok = result.ok && refresher.lastError.value == nil && info.itemCount == pageSize
+                }
+                result.figures.append(Figure(name: ".replace refresh over \(rows) stored posts: the first page fetched, the "
+                                                 + "old rows deleted, the new page written (median)", value: duration(median(times))))
+            }
+        } catch {
+            result.ok = false
+            result.notes.append("failed: \(error)")
+        }
+        result.notes.append("A store-backed list (ImmediateScheduler, revalidate: .never) over a feed of n posts written page by page "
+            + "lands its stored first page, then refresh() (.replace) is timed: the network (answering at once) sends page 0 "
+            + "again, and one transaction deletes the feed's pages, rows and the n - 50 items no feed lists any more, and "
+            + "writes the page; \(runs) runs each, medians.")
         return result
     }
 

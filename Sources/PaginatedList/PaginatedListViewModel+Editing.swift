@@ -32,8 +32,9 @@ extension PaginatedListViewModel where Item: Identifiable {
     ///
     /// No id is ever held twice: an item whose id is already held updates that item in place (it keeps its
     /// position) instead of being inserted, and an id repeated in `items` keeps one item, at its first
-    /// position, with its last value. One transition: `items` sends once; `changes` sends `.updated` for
-    /// the held items that came back, then `.inserted` for the new ones. May be called from any thread.
+    /// position, with its last value. One transition: `items` sends once; `changes` sends `.inserted` for
+    /// the new ones, then `.updated` for the held items that came back (at their offsets after the
+    /// insertion). May be called from any thread.
     @inlinable
     public func insert(_ items: [Item], at index: Int) {
         core.submit(.insert(items, at: index))

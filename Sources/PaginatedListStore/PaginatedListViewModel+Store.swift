@@ -9,7 +9,9 @@ extension PaginatedListViewModel {
     ///   no request to `remote` (contract 21); a feed with nothing stored asks `remote` for its first page.
     ///   Paging past the stored rows asks `remote` for the page at the last stored page's key (never the
     ///   first page again), at either end.
-    /// - A page from `remote` is written in one transaction, items and keys, then shown as written (22).
+    /// - A page from `remote` is written in one transaction, items and keys, then shown as written (22): the
+    ///   items that became its rows, with the source's values, which equal what a relaunch reads when
+    ///   `Item`'s `Codable` round-trips (decoding what it encoded gives an equal value).
     /// - `revalidate` decides whether a refresh follows the landing of the stored rows (25); refreshes with
     ///   every `RefreshPolicy` write into the store, keep the stored rows visible until the fresh data lands,
     ///   and never touch another feed's rows. A `.replace` deletes the old rows in the transaction that
@@ -20,8 +22,11 @@ extension PaginatedListViewModel {
     ///   (`.editNotStored`).
     /// - A store failure while paging is `StoredListError.store` on `lastError`; the rows held stay (27).
     ///
-    /// The list keeps `feed` (and so its store) alive; pages from `remote` are written on the thread that
-    /// delivers them, stored pages are read on the thread that starts them (the scheduler's).
+    /// The list keeps `feed` (and so its store) alive. **Threads:** a page from `remote` is written on the
+    /// thread that delivers it; stored pages are read on the thread that starts them, and a refresh's landing
+    /// and every edit are written on the scheduler's thread (the main thread with `UIScheduler`), before the
+    /// list changes. A refresh's write costs O(rows it replaces): a `.replace` deletes every stored row of the
+    /// feed in that transaction. Any write may wait up to 5 s for another process's write lock on the file.
     public convenience init<Remote: KeyedPageSource>(
         feed: StoredFeed<Item>, remote: Remote, revalidate: Revalidation = .always(.replace),
         scheduler: any Scheduler = UIScheduler(), retry: AutomaticRetry? = nil, maxPages: Int? = nil

@@ -25,9 +25,10 @@ public final class PagingStore: Sendable {
     /// Opens the store at `path`, creating the file if there is none; `now` stamps what is fetched (for
     /// `Revalidation.ifOlderThan`).
     ///
-    /// - Throws: `StoreError` `.cannotOpen`, `.notADatabase` (random bytes), `.foreignDatabase` (another
-    ///   application's SQLite file), `.schemaTooNew` (a newer version of this store wrote it), `.corrupt` (a
-    ///   truncated or damaged file). The file is then left unchanged.
+    /// - Throws: `StoreError` `.cannotOpen` (also for a folder, `""` and `":memory:"`), `.notADatabase`
+    ///   (random bytes), `.foreignDatabase` (another application's SQLite file), `.schemaTooNew` (a newer
+    ///   version of this store wrote it), `.corrupt` (a truncated or damaged file, or one missing a table or
+    ///   index of its schema). The file is then left unchanged.
     public init(path: String, now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
         database = try Database(path: path)
         self.now = now
@@ -53,7 +54,7 @@ public final class PagingStore: Sendable {
         let encoded = try ItemCoding<Item>(path: path).encode(item)
         try database.write { connection throws(StoreError) in
             let tables = FeedTables(connection)
-            guard let type = try tables.type(named: ItemCoding<Item>.typeName, create: false) else { return }
+            guard let type = try tables.type(named: ItemCoding<Item>.typeName(path: path), create: false) else { return }
             _ = try tables.replaceBody(encoded, type: type)
         }
     }
@@ -64,7 +65,7 @@ public final class PagingStore: Sendable {
         let key = try ItemCoding<Item>(path: path).key(of: id)
         try database.write { connection throws(StoreError) in
             let tables = FeedTables(connection)
-            guard let type = try tables.type(named: ItemCoding<Item>.typeName, create: false),
+            guard let type = try tables.type(named: ItemCoding<Item>.typeName(path: path), create: false),
                   let item = try tables.item(key: key, type: type) else { return }
             let statement = try connection.statement("DELETE FROM members WHERE item = ? RETURNING feed")
             try statement.bind(.integer(item), at: 1)

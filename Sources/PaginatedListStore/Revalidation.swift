@@ -10,7 +10,8 @@ public enum Revalidation: Equatable, Sendable {
     /// Show the stored rows, and refresh with this policy at once.
     case always(RefreshPolicy)
     /// Refresh with the policy only when the stored first page was fetched longer ago than the duration
-    /// (its fetch date against the store's `now` when the list opens).
+    /// (its fetch date against the store's `now` when the stored rows land: at the list's first load, and
+    /// at its first load after `reset()`).
     case ifOlderThan(Duration, RefreshPolicy)
     /// Show the stored rows only, until `refresh()`. Paging past them still loads from the network.
     case never

@@ -6,7 +6,8 @@
 public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The kinds of failure, each with what to do about it.
     public enum Kind: Equatable, Sendable {
-        /// The file cannot be opened or created (a missing folder, no permission).
+        /// The file cannot be opened or created (a missing folder, no permission), or the path names no file
+        /// (a folder, `""`, `":memory:"`).
         case cannotOpen
         /// The file is not an SQLite database (random bytes, another format): not this store's.
         case notADatabase
@@ -15,14 +16,18 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The file was written by a newer version of this store (its `user_version` is higher than this
         /// version knows): open it with that version, or with another file.
         case schemaTooNew
-        /// The file is damaged (truncated, overwritten): SQLite or the store's checks found it inconsistent.
+        /// The file is damaged (truncated, overwritten, a table or index of its schema missing): SQLite or the
+        /// store's checks found it inconsistent.
         case corrupt
         /// A stored item or key could not be decoded as the type asked for (the type changed incompatibly
-        /// since it was written).
+        /// since it was written), an item or key could not be encoded, or the item type has no stable name to
+        /// keep its rows under (a local or private type that is not `StoreNamedItem`).
         case decoding
         /// The disk (or the database's size limit) is full: the write was rolled back.
         case full
-        /// The file or its folder is read-only: the write was rolled back.
+        /// The file or its folder is read-only: the write was rolled back (reads still work). At open: a
+        /// read-only file that needs a migration, or one in a read-only folder (no `-wal` and `-shm` can be
+        /// made), cannot be opened.
         case readOnly
         /// Another SQLite failure; `message` says which.
         case sqlite

@@ -20,7 +20,7 @@ where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
 
     /// The feed's row, if it has one (made when `create`).
     func row(_ tables: FeedTables, create: Bool) throws(StoreError) -> FeedRef? {
-        try tables.feed(named: name, typeName: ItemCoding<Item>.typeName, create: create)
+        try tables.feed(named: name, typeName: ItemCoding<Item>.typeName(path: store.path), create: create)
     }
 
     /// Every stored item of this feed, in order.

@@ -46,6 +46,12 @@ enum StoreGuide {
         }
     }
 
+    struct Draft: Codable, Identifiable, Sendable, StoreNamedItem {
+        static var storeTypeName: String { "draft" }
+        let id: Int
+        var text: String
+    }
+
     struct PostsAPI: KeyedPageSource {
         let server: PostServer
 
@@ -100,6 +106,15 @@ struct StoreGuideTests {
         #expect(list.items.value.map(\.id) == Array(0 ..< 30))
         #expect(server.requests == requests + 1)
         #expect(try home.info().itemCount == 30)
+    }
+
+    @Test func aTypeThatNamesItselfIsStoredUnderItsName() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try PagingStore(path: folder.appendingPathComponent("feeds.sqlite").path)
+        let drafts = store.feed("drafts", of: StoreGuide.Draft.self)
+        try drafts.insert([StoreGuide.Draft(id: 1, text: "Hello")], at: 0)
+        #expect(try drafts.items().map(\.text) == ["Hello"])
     }
 
     @Test func revalidationChoicesAndMaxPagesCompile() throws {

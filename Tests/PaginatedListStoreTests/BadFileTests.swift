@@ -100,6 +100,40 @@ struct BadFileContract {
         do { _ = try PagingStore(path: folder.path("missing/store.sqlite")) } catch { #expect(error.kind == .cannotOpen) }
     }
 
+    @Test(arguments: ["", ":memory:"])
+    func aPathThatNamesNoFileCannotBeOpened(path: String) throws {
+        do {
+            _ = try PagingStore(path: path)
+            Issue.record("the store opened \"\(path)\"")
+        } catch {
+            #expect(error.kind == .cannotOpen, "\(error)")
+        }
+    }
+
+    @Test func aFolderCannotBeOpened() throws {
+        let folder = TemporaryFolder()
+        do {
+            _ = try PagingStore(path: folder.url.path)
+            Issue.record("the store opened a folder")
+        } catch {
+            #expect(error.kind == .cannotOpen, "\(error)")
+        }
+    }
+
+    @Test func aStoreFileThatLacksATableIsCorruptAndStaysUnchanged() throws {
+        let folder = TemporaryFolder()
+        let path = try Self.storeFile(folder)
+        try Self.execute("DROP TABLE snapshots", at: path)
+        try Self.expectRefused(path, as: .corrupt)
+    }
+
+    @Test func aStoreFileThatLacksAnIndexIsCorruptAndStaysUnchanged() throws {
+        let folder = TemporaryFolder()
+        let path = try Self.storeFile(folder)
+        try Self.execute("DROP INDEX members_by_page", at: path)
+        try Self.expectRefused(path, as: .corrupt)
+    }
+
     @Test func anEmptyFileBecomesANewStore() throws {
         let folder = TemporaryFolder()
         _ = FileManager.default.createFile(atPath: folder.path(), contents: Data())
@@ -117,7 +151,7 @@ struct BadFileContract {
         try connection.execute("PRAGMA journal_mode = WAL")
         try Schema.migrate(connection, to: 1)
         var sql = """
-            INSERT INTO item_types(id, name) VALUES (1, '\(ItemCoding<Post>.typeName)');
+            INSERT INTO item_types(id, name) VALUES (1, '\(try ItemCoding<Post>.typeName(path: path))');
             INSERT INTO feeds(id, name, type, entry_page, fetched_at, head_complete, tail_complete) VALUES (1, 'home', 1, 1, 0, 1, 0);
             INSERT INTO pages(id, feed, seq, key, previous, next, fetched_at) VALUES (1, 1, 0, NULL, NULL, '1', 0), (2, 1, 4294967296, '1', '0', '2', 0);
             """
@@ -143,12 +177,43 @@ struct BadFileContract {
         #expect(remote.requests == [2])
     }
 
+    @Test func aVersionTwoFileIsMigratedKeepingItsSnapshotsWhoseIdsAreNeverReused() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path()
+        do {
+            let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            try connection.execute("PRAGMA journal_mode = WAL")
+            try Schema.migrate(connection, to: 2)
+            try connection.execute("""
+                INSERT INTO item_types(id, name) VALUES (1, 'Ranked');
+                INSERT INTO feeds(id, name, type, snapshot) VALUES (1, 'ranked', 1, 2);
+                INSERT INTO snapshots(id, feed, ids) VALUES (1, 1, '[1,2]'), (2, 1, '[3,4]');
+                """)
+        }
+        let store = try openStore(path)
+        let (version, snapshots, reused) = try store.database.write { connection throws(StoreError) in
+            let version = try connection.integer("PRAGMA user_version")
+            let snapshots = try connection.integer("SELECT count(*) FROM snapshots WHERE (id, ids) IN (VALUES (1, '[1,2]'), (2, '[3,4]'))")
+            try connection.execute("DELETE FROM snapshots WHERE id = 2; INSERT INTO snapshots(feed, ids) VALUES (1, '[5]')")
+            return (version, snapshots, connection.lastInsertRowID == 2)
+        }
+        #expect(version == Int64(Schema.version))
+        #expect(snapshots == 2)
+        #expect(!reused)
+    }
+
     @Test func aMigrationThatFailsLeavesTheFileAtItsVersionWithEveryRow() throws {
         let folder = TemporaryFolder()
         let path = try Self.versionOneFile(folder)
         // Version 2 makes a `snapshots` table: a table of that name already there makes its migration fail.
         try Self.execute("CREATE TABLE snapshots(note TEXT)", at: path)
-        #expect(throws: StoreError.self) { try PagingStore(path: path) }
+        do {
+            _ = try PagingStore(path: path)
+            Issue.record("the store opened a file whose migration fails")
+        } catch {
+            #expect(error.kind == .sqlite, "\(error)")
+            #expect(error.message.contains("snapshots"), "\(error)")
+        }
         let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY)
         #expect(try connection.integer("PRAGMA user_version") == 1)
         #expect(try connection.integer("SELECT count(*) FROM members") == 20)

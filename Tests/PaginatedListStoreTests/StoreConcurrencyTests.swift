@@ -21,13 +21,18 @@ struct StoreConcurrencyTests {
                        scheduler: QueueScheduler(queue: queues[index]), maxPages: 3)
         }
         let side = store.feed("side", of: Post.self)
+        let writerErrors = Locked<[StoreError]>([])
         DispatchQueue.concurrentPerform(iterations: 5) { worker in
             if worker == 4 {
                 for round in 0 ..< 200 {
-                    try? store.update(Post(id: round % 300, title: "edited \(round)"))
-                    try? side.insert([Post(id: 1000 + round)], at: round / 2)
-                    if round % 3 == 0 { try? side.remove(id: 1000 + round / 2) }
-                    _ = try? side.items()
+                    do throws(StoreError) {
+                        try store.update(Post(id: round % 300, title: "edited \(round)"))
+                        try side.insert([Post(id: 1000 + round)], at: round / 2)
+                        if round % 3 == 0 { try side.remove(id: 1000 + round / 2) }
+                        _ = try side.items()
+                    } catch {
+                        writerErrors.withLock { $0.append(error) }
+                    }
                 }
                 return
             }
@@ -37,6 +42,7 @@ struct StoreConcurrencyTests {
                 queues[worker].sync {}   // each command runs (and its synchronous page lands) on the list's queue
             }
         }
+        #expect(writerErrors.withLock { $0 }.isEmpty, "\(writerErrors.withLock { $0 })")
         for (index, list) in lists.enumerated() {
             queues[index].sync {}
             #expect(list.lastError.value == nil, "list \(index): \(String(describing: list.lastError.value))")

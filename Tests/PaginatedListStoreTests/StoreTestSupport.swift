@@ -54,6 +54,8 @@ final class TestRemote: KeyedPageSource, Sendable {
 
     /// The validators every response carries.
     func setValidators(_ validators: PageValidators?) { state.withLock { $0.validators = validators } }
+    /// The validators the feed has now (a server's answer to a conditional request).
+    var validators: PageValidators? { state.withLock { $0.validators } }
 
     /// The keys asked for, in order (`nil`: the first page).
     var requests: [Int?] { state.withLock { $0.requests } }
@@ -107,6 +109,30 @@ func setReadOnly(_ store: PagingStore, _ readOnly: Bool) throws {
     try store.database.withWriter { connection throws(StoreError) in
         try connection.execute("PRAGMA query_only = \(readOnly ? 1 : 0)")
     }
+}
+
+/// Makes every write transaction of the store's writer fail after it inserted `members` rows of a feed (a
+/// page whose write fails partway: SQLite's `RAISE(ABORT)` from a trigger, counting in a table the
+/// transaction rolls back too); `nil` lifts it.
+func failWritesPartway(_ store: PagingStore, afterMembers members: Int?) throws {
+    try store.database.withWriter { connection throws(StoreError) in
+        try connection.execute("""
+            DROP TRIGGER IF EXISTS temp.count_members; DROP TRIGGER IF EXISTS temp.fail_partway;
+            DROP TABLE IF EXISTS temp.members_inserted
+            """)
+        guard let members else { return }
+        try connection.execute("""
+            CREATE TEMP TABLE members_inserted(n INTEGER);
+            CREATE TEMP TRIGGER count_members AFTER INSERT ON main.members BEGIN INSERT INTO members_inserted VALUES (1); END;
+            CREATE TEMP TRIGGER fail_partway BEFORE INSERT ON main.members WHEN (SELECT count(*) FROM members_inserted) >= \(members)
+            BEGIN SELECT RAISE(ABORT, 'a write that fails partway'); END
+            """)
+    }
+}
+
+/// The number of rows of `table` in the store's file.
+func rowCount(_ table: String, in store: PagingStore) throws -> Int64 {
+    try store.database.read { connection throws(StoreError) in try connection.integer("SELECT count(*) FROM \(table)") ?? 0 }
 }
 
 /// A folder for one test's files, removed when the test's value is released.

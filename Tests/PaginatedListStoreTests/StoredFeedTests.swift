@@ -81,7 +81,7 @@ struct StoredFeedTests {
         #expect(try store.feed("home", of: Post.self).info() == StoredFeedInfo(
             itemCount: 0, pageCount: 0, fetchedAt: nil, validators: nil, headComplete: false, tailComplete: false, totalCount: nil))
         #expect(try other.items() == [Post(id: 3, title: "kept")])
-        #expect(try Self.rowCount("items", in: store) == 1)
+        #expect(try rowCount("items", in: store) == 1)
     }
 
     @Test func anItemIsStoredOncePerTypeAndIdWhateverFeedsListIt() throws {
@@ -90,7 +90,7 @@ struct StoredFeedTests {
         storedList(store, feed: "home", remote: TestRemote(count: 15)).loadNextPage()
         storedList(store, feed: "profile", remote: TestRemote(count: 15)).loadNextPage()
         try store.feed("notes", of: Note.self).insert([Note(id: 3, text: "same id, other type")], at: 0)
-        #expect(try Self.rowCount("items", in: store) == 11)
+        #expect(try rowCount("items", in: store) == 11)
     }
 
     @Test func updateReplacesTheItemInEveryFeedThatListsIt() throws {
@@ -106,7 +106,7 @@ struct StoredFeedTests {
         let folder = TemporaryFolder()
         let store = try Self.store(folder)
         try store.update(Post(id: 999))
-        #expect(try Self.rowCount("items", in: store) == 30)
+        #expect(try rowCount("items", in: store) == 30)
     }
 
     @Test func removeFromTheStoreTakesTheItemOutOfEveryFeed() throws {
@@ -116,7 +116,7 @@ struct StoredFeedTests {
         try store.remove(Post.self, id: 3)
         #expect(!store.feed("home", of: Post.self).ids.contains(3))
         #expect(store.feed("other", of: Post.self).ids.isEmpty)
-        #expect(try Self.rowCount("items", in: store) == 29)
+        #expect(try rowCount("items", in: store) == 29)
     }
 
     @Test func infoSaysWhatTheFeedRowKnows() throws {
@@ -131,9 +131,41 @@ struct StoredFeedTests {
         list.loadNextPage()
         #expect(try store.feed("home", of: Post.self).info().tailComplete)
     }
+}
 
-    static func rowCount(_ table: String, in store: PagingStore) throws -> Int64 {
-        try store.database.read { connection throws(StoreError) in try connection.integer("SELECT count(*) FROM \(table)") ?? 0 }
+/// The name an item type's rows are kept under: its Swift name, or the one it gives (`StoreNamedItem`); a
+/// type with no stable Swift name (local, private) is refused.
+@Suite("Item type names")
+struct ItemTypeNameTests {
+    @Test func aLocalItemTypeIsRefusedWithADecodingErrorAndNothingIsWritten() throws {
+        struct LocalPost: Codable, Identifiable, Sendable { var id: Int }
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        do {
+            try store.feed("home", of: LocalPost.self).insert([LocalPost(id: 1)], at: 0)
+            Issue.record("a local type was stored")
+        } catch {
+            #expect(error.kind == .decoding)
+            #expect(error.message.contains("StoreNamedItem"), "\(error)")
+        }
+        #expect(try rowCount("items", in: store) == 0)
+        #expect(try rowCount("item_types", in: store) == 0)
+    }
+
+    @Test func aTypeThatNamesItselfReadsTheRowsWrittenUnderThatNameByAnotherType() throws {
+        struct Before: Codable, Identifiable, Sendable, StoreNamedItem {
+            static var storeTypeName: String { "post" }
+            var id: Int
+            var title: String
+        }
+        struct After: Codable, Identifiable, Equatable, Sendable, StoreNamedItem {
+            static var storeTypeName: String { "post" }
+            var id: Int
+            var title: String
+        }
+        let folder = TemporaryFolder()
+        try openStore(folder.path()).feed("home", of: Before.self).insert([Before(id: 1, title: "kept")], at: 0)
+        #expect(try openStore(folder.path()).feed("home", of: After.self).items() == [After(id: 1, title: "kept")])
     }
 }
 
@@ -163,7 +195,7 @@ struct IDSnapshotFeedTests {
         let store = try openStore(folder.path())
         let list = Self.list(store, ChangingFeed(count: 45))
         for _ in 0 ..< 3 { list.loadNextPage() }
-        #expect(try StoredFeedTests.rowCount("snapshots", in: store) == 1)
+        #expect(try rowCount("snapshots", in: store) == 1)
         let keys = try store.database.read { connection throws(StoreError) -> [String] in
             let statement = try connection.statement("SELECT next FROM pages ORDER BY seq")
             var keys: [String] = []
@@ -171,6 +203,32 @@ struct IDSnapshotFeedTests {
             return keys
         }
         #expect(keys == ["10", "20", "30"])
+    }
+
+    @Test func aSnapshotWrittenAfterAClearIsNotTakenForTheClearedOne() throws {
+        typealias Key = IDSnapshotPageKey<Item.ID>
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let feed = store.feed("ranked", of: Item.self)
+        // Two lists of the feed: each has its own key coding, which remembers the last snapshot it wrote and read.
+        let first = KeyCoding<Key>(path: store.path)
+        let second = KeyCoding<Key>(path: store.path)
+        func write(_ key: Key, with coding: KeyCoding<Key>) throws -> (Data?, snapshot: Int64?) {
+            try store.database.write { connection throws(StoreError) in
+                let tables = FeedTables(connection)
+                return try coding.encode(.some(key), feed: feed.row(tables, create: true)!.id, tables: tables)
+            }
+        }
+        func read(_ stored: (Data?, snapshot: Int64?), with coding: KeyCoding<Key>) throws -> Key? {
+            try store.database.read { connection throws(StoreError) in
+                try coding.decode(stored.0 ?? Data(), snapshot: stored.snapshot, tables: FeedTables(connection))
+            }
+        }
+        let old = try write(Key(ids: [1, 2, 3], index: 1), with: first)
+        #expect(try read(old, with: first) == Key(ids: [1, 2, 3], index: 1))
+        try feed.clear()
+        let new = try write(Key(ids: [7, 8, 9], index: 1), with: second)
+        #expect(try read(new, with: first) == Key(ids: [7, 8, 9], index: 1))
     }
 
     @Test func aRelaunchedListGoesOnOverTheStoredSnapshot() throws {

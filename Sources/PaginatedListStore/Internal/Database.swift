@@ -94,16 +94,30 @@ final class Database: Sendable {
 
     /// Checks, without writing, that the file at `path` is missing, empty, or this store's at this version
     /// or an older one, and whole as far as a cheap check can tell: the header's page count against the
-    /// file's size (a truncated file), then SQLite's reading of the header and of the catalogue, then each
-    /// table's first and last rows (a damaged b-tree edge). Damage inside a table is found when it is read
+    /// file's size (a truncated file; only without a WAL, which may hold the pages a killed checkpoint had
+    /// not copied yet), then SQLite's reading of the header and of the catalogue, the catalogue against the
+    /// schema of the file's version (every table, column and index), then each table's first and last
+    /// rows (a damaged b-tree edge). A path that names no file (`""`, `":memory:"`) or a folder cannot be
+    /// opened. Damage inside a table is found when it is read
     /// (`StoreError.Kind.corrupt` then).
     static func validate(path: String) throws(StoreError) {
-        guard let size = fileSize(path), size > 0 else { return }
+        // "" and ":memory:" are SQLite's temporary and in-memory databases, which a store cannot keep.
+        guard !path.isEmpty, path != ":memory:" else {
+            throw StoreError(kind: .cannotOpen, path: path, message: "not the path of a file (\"\" and \":memory:\" are SQLite's temporary and in-memory databases)")
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        guard status.st_mode & S_IFMT != S_IFDIR else {
+            throw StoreError(kind: .cannotOpen, path: path, message: "a folder, not a file")
+        }
+        let size = Int(status.st_size)
+        guard size > 0 else { return }
         try checkHeader(path: path, size: size)
         let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY)
         let header = try Schema.Header.read(connection)
         if header.isEmpty { return }
         try header.check(path: path)
+        try Schema.checkObjects(connection, version: header.version)
         for table in Schema.tables where table.since <= header.version {
             let probe = table.name == "members"
                 ? "SELECT (SELECT position FROM members ORDER BY feed, position LIMIT 1), (SELECT position FROM members ORDER BY feed DESC, position DESC LIMIT 1)"
@@ -113,7 +127,7 @@ final class Database: Sendable {
     }
 
     /// The file's size, or `nil` if it does not exist.
-    private static func fileSize(_ path: String) -> Int? {
+    static func fileSize(_ path: String) -> Int? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         return Int(status.st_size)
@@ -142,8 +156,12 @@ final class Database: Sendable {
         guard size % pageSize == 0 else {
             throw StoreError(kind: .corrupt, path: path, message: "truncated: \(size) bytes is not a whole number of \(pageSize)-byte pages")
         }
-        // The page count is valid when the "version valid for" number matches the change counter.
-        if word(92) == word(24), word(28) > 0, size < word(28) * pageSize {
+        // The page count is valid when the "version valid for" number matches the change counter. A
+        // checkpoint writes page 1 (the new count) before the pages that grow the file: a process killed in
+        // between leaves the file shorter than its header says while the WAL still holds every page, and
+        // SQLite reads it whole (its own check counts the WAL's pages). So the count is checked only
+        // when there is no WAL to read.
+        if fileSize(path + "-wal") ?? 0 == 0, word(92) == word(24), word(28) > 0, size < word(28) * pageSize {
             throw StoreError(kind: .corrupt, path: path,
                              message: "truncated: \(size) bytes, the header says \(word(28)) pages of \(pageSize) bytes")
         }
@@ -152,7 +170,11 @@ final class Database: Sendable {
 
 /// A connection and the serial queue it is confined to.
 final class ConfinedConnection: @unchecked Sendable {
-    // `@unchecked`: `connection` is only used inside `run`, on `queue` (a serial queue), one call at a time.
+    // `@unchecked`: `queue` is the lock. `connection` (not thread-safe, opened without SQLite's mutexes) is
+    // used only inside `queue.sync` blocks, in `run` and `close`: `queue` is serial, so one thread at a time
+    // uses it, and `sync` orders each use after the one before. `run` refuses to be called from the queue
+    // itself (a store operation started inside another would wait for itself). `onQueue` and `queue` are
+    // immutable and thread-safe.
     private let connection: SQLiteConnection
     private let queue: DispatchQueue
     private let onQueue = DispatchSpecificKey<Bool>()

@@ -284,13 +284,14 @@ struct FeedTables {
         return items
     }
 
-    /// Deletes the rows of `items` that no feed lists any more.
+    /// Deletes the rows of `items` that no feed lists any more, in one statement (the ids as a JSON array:
+    /// each found by its row id, its members by `members_by_item`).
     func deleteOrphans(_ items: [Int64]) throws(StoreError) {
         guard !items.isEmpty else { return }
-        for item in Set(items) {
-            try connection.run("DELETE FROM items WHERE id = ? AND NOT EXISTS (SELECT 1 FROM members WHERE item = ?)",
-                               .integer(item), .integer(item))
-        }
+        let ids = "[" + items.map { String($0) }.joined(separator: ",") + "]"
+        try connection.run("""
+            DELETE FROM items WHERE id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM members WHERE item = items.id)
+            """, .text(ids))
     }
 
     /// The position of the feed's last row before `position` (`nil`: before the end), and of its first row
@@ -319,37 +320,53 @@ struct FeedTables {
     }
 
     /// The positions between which rows go that come after the rows of the pages up to seq `low` and before
-    /// those of the pages from seq `high` (`nil`: an end): walks from each bound to the nearest page with rows.
+    /// those of the pages from seq `high` (`nil`: an end), where no page between `low` and `high` has rows:
+    /// each bound is found on the nearest of its side's pages with rows, up to 8 pages away. A side whose 8
+    /// nearest pages have no rows (rows removed from the store) takes its bound from the other side's, by
+    /// the position next to it: no row lies between the two. O(log n) unless both sides have 8 empty pages
+    /// (then O(pages on each side)).
     func rowBounds(in feed: Int64, afterPagesUpTo low: Int64?, beforePagesFrom high: Int64?) throws(StoreError) -> (Int64?, Int64?) {
-        var lower: Int64?
-        if let low {
-            let pages = try connection.statement("SELECT id FROM pages WHERE feed = ? AND seq <= ? ORDER BY seq DESC")
-            try pages.bind([.integer(feed), .integer(low)])
-            var candidates: [Int64] = []
-            while try pages.step() { candidates.append(pages.int64(0)); if candidates.count == 8 { break } }
-            pages.reset()
-            for page in candidates { if let found = try edgePosition(ofPage: page, .below) { lower = found; break } }
-            if lower == nil, candidates.count == 8 {
-                lower = try connection.integer(
-                    "SELECT max(m.position) FROM members m JOIN pages p ON p.id = m.page WHERE p.feed = ? AND p.seq <= ?",
-                    .integer(feed), .integer(low))
-            }
+        let lower = try low.map { low throws(StoreError) in try nearestRowEdge(in: feed, from: low, .above) } ?? .found(nil)
+        let upper = try high.map { high throws(StoreError) in try nearestRowEdge(in: feed, from: high, .below) } ?? .found(nil)
+        switch (lower, upper) {
+        case let (.found(lower), .found(upper)):
+            return (lower, upper)
+        case let (.found(lower), .unknown):
+            return (lower, try position(in: feed, .below, of: lower))
+        case let (.unknown, .found(upper)):
+            return (try position(in: feed, .above, of: upper), upper)
+        case (.unknown, .unknown):
+            return (try connection.integer(
+                        "SELECT max(m.position) FROM members m JOIN pages p ON p.id = m.page WHERE p.feed = ? AND p.seq <= ?",
+                        .integer(feed), .integer(low!)),
+                    try connection.integer(
+                        "SELECT min(m.position) FROM members m JOIN pages p ON p.id = m.page WHERE p.feed = ? AND p.seq >= ?",
+                        .integer(feed), .integer(high!)))
         }
-        var upper: Int64?
-        if let high {
-            let pages = try connection.statement("SELECT id FROM pages WHERE feed = ? AND seq >= ? ORDER BY seq")
-            try pages.bind([.integer(feed), .integer(high)])
-            var candidates: [Int64] = []
-            while try pages.step() { candidates.append(pages.int64(0)); if candidates.count == 8 { break } }
-            pages.reset()
-            for page in candidates { if let found = try edgePosition(ofPage: page, .above) { upper = found; break } }
-            if upper == nil, candidates.count == 8 {
-                upper = try connection.integer(
-                    "SELECT min(m.position) FROM members m JOIN pages p ON p.id = m.page WHERE p.feed = ? AND p.seq >= ?",
-                    .integer(feed), .integer(high))
-            }
+    }
+
+    /// What the nearest pages say about a bound.
+    private enum RowEdge {
+        /// The position of the row next to the bound (`nil`: those pages, all of that side, have none).
+        case found(Int64?)
+        /// The 8 nearest pages have no rows.
+        case unknown
+    }
+
+    /// The last row position of the pages up to seq `seq` (`.above`), or the first of the pages from it
+    /// (`.below`), looked for in the 8 pages nearest to it.
+    private func nearestRowEdge(in feed: Int64, from seq: Int64, _ side: Side) throws(StoreError) -> RowEdge {
+        let pages = try connection.statement(side == .above
+            ? "SELECT id FROM pages WHERE feed = ? AND seq <= ? ORDER BY seq DESC"
+            : "SELECT id FROM pages WHERE feed = ? AND seq >= ? ORDER BY seq")
+        try pages.bind([.integer(feed), .integer(seq)])
+        var candidates: [Int64] = []
+        while try pages.step() { candidates.append(pages.int64(0)); if candidates.count == 8 { break } }
+        pages.reset()
+        for page in candidates {
+            if let found = try edgePosition(ofPage: page, side == .above ? .below : .above) { return .found(found) }
         }
-        return (lower, upper)
+        return candidates.count == 8 ? .unknown : .found(nil)
     }
 
     /// `count` positions strictly between `low` and `high`, renumbering the feed's rows when there is no room

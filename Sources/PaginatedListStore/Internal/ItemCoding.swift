@@ -22,8 +22,26 @@ final class ItemCoding<Item: Codable & Identifiable> where Item.ID: Codable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
-    /// The item's type, as the store names it.
-    static var typeName: String { String(reflecting: Item.self) }
+    /// The name the item type's rows are kept under: its `StoreNamedItem.storeTypeName`, else its full Swift
+    /// name. `.decoding` for an empty name, and for a type with no stable Swift name (a local or private type,
+    /// whose context Swift names by an address that changes from launch to launch).
+    static func typeName(path: String) throws(StoreError) -> String {
+        if let named = Item.self as? any StoreNamedItem.Type {
+            let name = named.storeTypeName
+            guard !name.isEmpty else {
+                throw StoreError(kind: .decoding, path: path, message: "\(Item.self).storeTypeName is empty: the rows of an item type need a name")
+            }
+            return name
+        }
+        let name = String(reflecting: Item.self)
+        guard !name.contains("(unknown context at ") else {
+            throw StoreError(kind: .decoding, path: path, message: """
+                the item type \(name) has no stable name (a local or private type: Swift names it by an address that \
+                changes from launch to launch); make it StoreNamedItem, or declare it outside functions and not private
+                """)
+        }
+        return name
+    }
 
     /// The key of `id`.
     func key(of id: Item.ID) throws(StoreError) -> String {
@@ -38,7 +56,7 @@ final class ItemCoding<Item: Codable & Identifiable> where Item.ID: Codable {
             do {
                 return String(decoding: try encoder.encode(id), as: UTF8.self)
             } catch {
-                throw StoreError(kind: .decoding, path: path, message: "encoding the id \(id) of a \(Self.typeName): \(error)")
+                throw StoreError(kind: .decoding, path: path, message: "encoding the id \(id) of a \(Item.self): \(error)")
             }
         }
     }
@@ -67,7 +85,7 @@ final class ItemCoding<Item: Codable & Identifiable> where Item.ID: Codable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(kind: .decoding, path: path, message: "encoding a \(Self.typeName) (id \(item.id)): \(error)")
+            throw StoreError(kind: .decoding, path: path, message: "encoding a \(Item.self) (id \(item.id)): \(error)")
         }
     }
 
@@ -77,7 +95,7 @@ final class ItemCoding<Item: Codable & Identifiable> where Item.ID: Codable {
             return try decoder.decode(Item.self, from: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: body.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
                                                              count: body.count, deallocator: .none))
         } catch {
-            throw StoreError(kind: .decoding, path: path, message: "decoding a stored \(Self.typeName): \(error)")
+            throw StoreError(kind: .decoding, path: path, message: "decoding a stored \(Item.self): \(error)")
         }
     }
 }

@@ -1,3 +1,5 @@
+import CPaginatedListSQLite
+
 /// The store's schema, built by migrations: version *n* is what the first *n* migrations make.
 ///
 /// ```
@@ -16,7 +18,8 @@
 ///     PRIMARY KEY (feed, position)                                -- keyset reads and writes by position
 ///     UNIQUE (item, feed)                                         -- an item once per feed; every feed of an item
 ///     INDEX (page, position, item)                                -- a page's rows, in order, covering
-/// snapshots(id INTEGER PRIMARY KEY, feed, ids BLOB)               -- ID snapshots, kept once per feed (v2)
+/// snapshots(id INTEGER PRIMARY KEY AUTOINCREMENT, feed, ids BLOB) -- ID snapshots, kept once per feed (v2);
+///                                                                 -- ids never reused (v3: lists cache them by id)
 /// ```
 ///
 /// **Keys.** A page's `key`, `previous` and `next` are the keyed source's keys as JSON: `NULL` means "no
@@ -68,6 +71,16 @@ enum Schema {
         CREATE TABLE snapshots(id INTEGER PRIMARY KEY, feed INTEGER NOT NULL, ids BLOB NOT NULL);
         CREATE INDEX snapshots_by_feed ON snapshots(feed);
         """,
+        // 3: snapshot ids are never reused (a list remembers the last snapshot it read by its id: a cleared
+        // feed's snapshot id taken again by a new snapshot read as the old one). SQLite cannot add
+        // AUTOINCREMENT to a table: the table is made again, with its rows and their ids.
+        """
+        CREATE TABLE snapshots_v3(id INTEGER PRIMARY KEY AUTOINCREMENT, feed INTEGER NOT NULL, ids BLOB NOT NULL);
+        INSERT INTO snapshots_v3(id, feed, ids) SELECT id, feed, ids FROM snapshots;
+        DROP TABLE snapshots;
+        ALTER TABLE snapshots_v3 RENAME TO snapshots;
+        CREATE INDEX snapshots_by_feed ON snapshots(feed);
+        """,
     ]
 
     /// Brings the file of `connection` to the current version in one transaction: a new file gets the whole
@@ -95,6 +108,39 @@ enum Schema {
             try? connection.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Throws `.corrupt` unless the catalogue of the file of `connection` has every table, column and index
+    /// of the schema at `version` (objects of its own are allowed).
+    static func checkObjects(_ connection: SQLiteConnection, version: Int) throws(StoreError) {
+        let expected = try objects(atVersion: version, path: connection.path)
+        let found = try objects(of: connection)
+        let missing = expected.subtracting(found).sorted()
+        guard missing.isEmpty else {
+            throw StoreError(kind: .corrupt, path: connection.path, message:
+                "the file is this store's at schema version \(version) but lacks \(missing.joined(separator: ", "))")
+        }
+    }
+
+    /// The tables, columns and indexes the migrations up to `version` make (in a database in memory).
+    private static func objects(atVersion version: Int, path: String) throws(StoreError) -> Set<String> {
+        let memory = try SQLiteConnection(path: ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        for migration in migrations[0 ..< min(version, migrations.count)] { try memory.execute(migration) }
+        return try objects(of: memory)
+    }
+
+    /// The tables (`table items`), columns (`column items.body`) and indexes (`index items_by_key`) of a
+    /// database, without SQLite's own.
+    private static func objects(of connection: SQLiteConnection) throws(StoreError) -> Set<String> {
+        let statement = try connection.statement("""
+            SELECT m.type || ' ' || m.name FROM sqlite_master m WHERE m.name NOT LIKE 'sqlite_%'
+            UNION ALL SELECT 'column ' || m.name || '.' || c.name FROM sqlite_master m, pragma_table_info(m.name) c
+              WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
+            """)
+        var objects: Set<String> = []
+        while try statement.step() { objects.insert(statement.text(0) ?? "") }
+        statement.reset()
+        return objects
     }
 
     /// What a file's header and catalogue say about it.

@@ -13,7 +13,9 @@ import PaginatedList
 /// touched: an item's row goes only when no feed lists it any more.
 ///
 /// **An edit** is written row by row: an update replaces the item's row, a removal takes it out of this feed,
-/// an insertion lists the items next to their neighbour in the list, in its page.
+/// an insertion lists the items next to their neighbour in the list, in its page (and replaces the rows of
+/// the held items it repeats). An edit that cannot be written so (its neighbour is not in the feed) is
+/// written as a refresh is, with the values it updated.
 extension StoredListKeeper {
     func persist(_ change: KeptChange<Item>) -> Failure? {
         do throws(StoreError) {
@@ -36,12 +38,9 @@ extension StoredListKeeper {
     /// Writes an edit row by row; `false` when its changes are not an edit's (then the window is rewritten).
     private func writeEdit(_ change: KeptChange<Item>, _ tables: FeedTables, _ feedRow: FeedRef, _ coding: ItemCoding<Item>) throws(StoreError) -> Bool {
         let editing = FeedEditing(tables: tables, feed: feedRow)
-        var changes = change.changes[...]
-        var updated: [Int] = []
-        while case let .updated(offsets)? = changes.last {
-            updated += offsets
-            changes.removeLast()
-        }
+        // The rows an edit moves (one removal or one insertion), and the items it updated, wherever their
+        // `.updated` is: an update does not move rows, so the other change's offsets hold either way.
+        let changes = change.changes.filter { if case .updated = $0 { false } else { true } }
         if changes.isEmpty {
             // Updates only.
         } else if changes.count == 1, case let .removed(offsets) = changes.first! {
@@ -66,11 +65,23 @@ extension StoredListKeeper {
         } else {
             return false
         }
-        for offset in Set(updated) {
+        for offset in Self.updatedOffsets(change.changes) {
             let encoded = try coding.encode(change.after.items[offset])
             guard try tables.replaceBody(encoded, type: feedRow.type) else { return false }
         }
         return true
+    }
+
+    /// The offsets, in the window after the change, of the items its changes updated: each `.updated`
+    /// offset carried through the changes after it (an insertion updates the held items it repeats, before
+    /// or after inserting the others).
+    static func updatedOffsets(_ changes: [ItemListChange]) -> Set<Int> {
+        var offsets: [Int] = []
+        for change in changes {
+            offsets = offsets.compactMap { change.position(ofRow: $0) }
+            if case let .updated(updated) = change { offsets += updated }
+        }
+        return Set(offsets)
     }
 
     // MARK: - Refreshes
@@ -102,10 +113,17 @@ extension StoredListKeeper {
         let positions = try tables.positions(change.after.items.count, in: feedID, after: lowPosition, before: highPosition)
         let seqs = try tables.seqs(change.after.pages.count, in: feedID, after: aboveSeq, before: belowSeq)
 
-        // Every item a refresh page brought, by key: written with the page's value.
-        var freshItems: [String: EncodedItem] = [:]
+        // Every item a refresh page brought, by key: written with the page's value; for an edit, every item
+        // it updated (the other items keep their rows).
+        var newValues: [String: EncodedItem] = [:]
         for page in change.after.pages {
-            for item in (page.origin as? Origin)?.fresh?.items ?? [] { freshItems[item.key] = item }
+            for item in (page.origin as? Origin)?.fresh?.items ?? [] { newValues[item.key] = item }
+        }
+        if change.cause == .edit {
+            for offset in Self.updatedOffsets(change.changes) {
+                let encoded = try coding.encode(change.after.items[offset])
+                newValues[encoded.key] = encoded
+            }
         }
         var written: [(Origin, Int64)] = []
         var entry: (page: Int64, fetchedAt: Double, validators: PageValidators?)?
@@ -132,7 +150,7 @@ extension StoredListKeeper {
             for item in change.after.items[index ..< end] {
                 let key = try coding.key(of: item.id)
                 let itemRow: Int64
-                if let encoded = freshItems[key] {
+                if let encoded = newValues[key] {
                     itemRow = try tables.upsert(encoded, type: feedRow.type)
                 } else if let stored = try tables.item(key: key, type: feedRow.type) {
                     itemRow = stored

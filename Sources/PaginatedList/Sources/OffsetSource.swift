@@ -33,9 +33,21 @@ import Signals
 ///   the bounds, it keeps the last window's unread items and reports `.resynchronisationFailed`.
 /// - **Bounds.** A page makes at most `maxRequestsPerPage` requests. A page that runs out with items in
 ///   hand delivers them; the next page goes on from where it stopped with a fresh budget.
+/// - **Servers that cap the page size** (GitHub's `per_page` ≤ 100, Django REST framework's `max_limit`)
+///   serve fewer items than asked, without an error. A window shorter than requested ends the list only
+///   when nothing says more remain: the response's `totalItems` or `hasMore` (`OffsetResponse`), else
+///   what the source saw (a window shorter than one the server served before, or than a request fitted
+///   to a cap, is the end). Otherwise the window may be capped: the source takes it as it came, learns
+///   the cap, and from then on never asks for more — the overlap and the drift's reach included — so its
+///   corrections work within the windows the server serves (with a cap under 8 the overlap is 2; a
+///   server that serves one or two items a request leaves no room to check, and each such page reports
+///   `.resynchronisationFailed`). Going up, a capped window holds the far end of what was asked, so it
+///   is asked again, fitted to the cap. A window past the end of the feed comes back empty (a page the
+///   server answers as not there, over HTTP): the source looks back for its place, as after deletions.
 ///
-/// A window shorter than requested means the feed ended: that page is the last. Items already shown are
-/// never delivered twice (a hashed set of IDs shared along the chain: O(page) per window).
+/// A window that reaches the end of the feed (short by the feed, or reaching the server's total) ends the
+/// list once its items are read. Items already shown are never delivered twice (a hashed set of IDs shared
+/// along the chain: O(page) per window).
 ///
 /// What it guarantees: on a feed with insertions, deletions, re-ranks and edits within the bounds, every
 /// item that stays in place (neither deleted nor re-ranked itself) is shown once, in the feed's order;
@@ -49,10 +61,22 @@ public struct OffsetSource<Item: Identifiable & Sendable, Failure: Error>: Pagin
 where Item.ID: Sendable {
     /// Fetches at most `limit` items starting at position `offset` (0-based) of the feed.
     public typealias Fetch = @Sendable (_ offset: Int, _ limit: Int) -> Producer<[Item], Failure>
+    /// Fetches at most `limit` items starting at position `offset` (0-based) of the feed, with what the
+    /// server says about the rest of it (its total, whether more follow).
+    public typealias FetchResponse = @Sendable (_ offset: Int, _ limit: Int) -> Producer<OffsetResponse<Item>, Failure>
 
     /// How many positions before the expected one every request after the first starts: the last items
-    /// shown are read again, so the source can tell where it is.
+    /// shown are read again, so the source can tell where it is. Fewer when the server caps the page size
+    /// under 8 (see `overlap(servedAtMost:)`).
     public static var overlap: Int { 3 }
+
+    /// The overlap when the server serves at most `cap` items per request (`nil`: no cap seen): 3, or 2
+    /// under a cap of 8 (so that at least half of each window is new), 1 with a cap of 2 and none with a
+    /// cap of 1.
+    static func overlap(servedAtMost cap: Int?) -> Int {
+        guard let cap, cap < 8 else { return overlap }
+        return min(2, cap - 1)
+    }
 
     /// The number of items a page should hold.
     public let limit: Int
@@ -64,14 +88,14 @@ where Item.ID: Sendable {
     public let maxSearchDistance: Int
     /// The most requests one page may make.
     public let maxRequestsPerPage: Int
-    private let fetch: Fetch
+    private let fetch: FetchResponse
 
     /// A source of pages of `limit` items fetched with `fetch`, correcting for a feed that changes.
     ///
     /// - Parameters:
     ///   - limit: items per page. After the first page each request asks for `limit + overlap` items,
-    ///     starting `overlap` positions early (more after the feed moved, and while searching); a page
-    ///     keeps at most `limit`.
+    ///     starting `overlap` positions early (more after the feed moved, and while searching; never more
+    ///     than a cap the server was seen to serve); a page keeps at most `limit`.
     ///   - maxSearchDistance: how far the window widens, at most, when searching (doubling from 1
     ///     position each way), and how much it grows, at most, after the feed moved under it.
     ///   - start: the feed position the list opens at (0, the top, by default; a negative one is 0). The
@@ -84,6 +108,20 @@ where Item.ID: Sendable {
     public init(
         limit: Int, start: Int = 0, maxSearchDistance: Int = 64, maxRequestsPerPage: Int = 8, fetch: @escaping Fetch
     ) {
+        self.init(limit: limit, start: start, maxSearchDistance: maxSearchDistance, maxRequestsPerPage: maxRequestsPerPage,
+                  fetchResponse: { offset, limit in fetch(offset, limit).map { OffsetResponse(items: $0) } })
+    }
+
+    /// A source of pages of `limit` items fetched with `fetchResponse`, which also says what the server
+    /// says about the rest of the feed (Django REST framework's `count` and `next`): a short window then
+    /// ends the list, or is a capped one, without a request to settle it.
+    ///
+    /// The parameters are those of `init(limit:start:maxSearchDistance:maxRequestsPerPage:fetch:)`.
+    public init(
+        limit: Int, start: Int = 0, maxSearchDistance: Int = 64, maxRequestsPerPage: Int = 8,
+        fetchResponse: @escaping FetchResponse
+    ) {
+        let fetch = fetchResponse
         precondition(limit > 0, "OffsetSource: limit must be positive")
         precondition(maxRequestsPerPage > 0, "OffsetSource: maxRequestsPerPage must be positive")
         self.limit = limit
@@ -96,7 +134,7 @@ where Item.ID: Sendable {
     /// The first page of a fresh chain: fetches `fetch(start, limit)` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
         page(at: Position(expected: start, ledger: SeenIDs(), generation: 0, drift: Drift(), skipped: [],
-                          side: .below, sides: ChainSides(), base: start))
+                          side: .below, sides: ChainSides(), base: start, served: ServedSize()))
     }
 
     // MARK: - The chain
@@ -126,6 +164,11 @@ where Item.ID: Sendable {
         /// The position the list opened at. Going up, positions count upwards: position `p` is the feed's
         /// position `base - 1 - p`, so the reading is the downward one over the feed upside down.
         let base: Int
+        /// What the chain learned of how many items the server serves per request.
+        let served: ServedSize
+        /// Going up from a start page that reached the end of the feed: the position just after its last
+        /// item, where the feed ended then (a window that reaches it is short by the feed, not by a cap).
+        var feedEnd: Int?
 
         /// Whether the list opened below the top of the feed. Then each side reads the items the other side
         /// showed as shown before its own (beyond its first item, in reading order), and what lies beyond
@@ -175,38 +218,53 @@ where Item.ID: Sendable {
         let reachesEnd: Bool
     }
 
-    /// The request that fetches what `request` asks for, and how the reading sees its answer. Going up,
-    /// the request's positions `r ..< r + l` are the feed's `base - r - l ..< base - r`, read from the
-    /// bottom; a window cut short by the bottom of the feed is re-aligned (its first item is the feed's
-    /// last), one cut by the top reaches the end.
+    /// The request that fetches what `request` asks for, and how the reading sees its answer (learning
+    /// from it how many items the server serves). Going up, the request's positions `r ..< r + l` are the
+    /// feed's `base - r - l ..< base - r`, read from the bottom; a window cut short by the bottom of the
+    /// feed is re-aligned (its first item is the feed's last), one cut by the top reaches the end, and one
+    /// cut by a cap holds the far end of what was asked: `nil`, ask again (fitted to the cap).
     private func fetchSight(
         _ request: Progress.Request, of position: Position
-    ) -> (fetch: Producer<[Item], Failure>, sight: @Sendable ([Item]) -> Sight) {
+    ) -> (fetch: Producer<OffsetResponse<Item>, Failure>, sight: @Sendable (OffsetResponse<Item>, inout ServedSize) -> Sight?) {
         guard position.side == .above else {
-            return (fetch(request.offset, request.limit), { window in
-                Sight(window: window, request: request, startsAtEdge: request.offset == 0,
-                      reachesEnd: window.count < request.limit)
+            return (fetch(request.offset, request.limit), { response, served in
+                let window = response.items
+                let more = response.more(after: request.offset + window.count)
+                let verdict = served.judge(served: window.count, asked: request.limit, more: more)
+                // A capped window is all the server serves from there: read as if that much was asked.
+                let seen = verdict == .capped
+                    ? Progress.Request(offset: request.offset, limit: window.count, overlap: request.overlap,
+                                       reread: request.reread) : request
+                return Sight(window: window, request: seen, startsAtEdge: request.offset == 0,
+                             reachesEnd: verdict == .end || (verdict == .full && more == false))
             })
         }
         let bottom = position.base - request.offset
         let top = bottom - request.limit
         guard bottom > 0 else {
             // The whole window lies above the top of the feed: nothing there (as a window past the end).
-            return (Producer(value: []), { _ in Sight(window: [], request: request, startsAtEdge: false, reachesEnd: true) })
+            return (Producer(value: OffsetResponse(items: [])), { _, _ in
+                Sight(window: [], request: request, startsAtEdge: false, reachesEnd: true)
+            })
         }
         let from = max(0, top)
         let asked = bottom - from
         let base = position.base
-        return (fetch(from, asked), { items in
-            let window = Array(items.prefix(asked).reversed())
-            guard window.count < asked, !window.isEmpty else {
+        let feedEnd = position.feedEnd
+        return (fetch(from, asked), { response, served in
+            let window = Array(response.items.prefix(asked).reversed())
+            let end = from + window.count
+            let more = end >= feedEnd ?? .max ? false : response.more(after: end)
+            let verdict = served.judge(served: window.count, asked: asked, more: more)
+            guard verdict == .end, !window.isEmpty else {
+                if verdict == .capped { return nil }
                 return Sight(window: window, request: request, startsAtEdge: window.isEmpty && from == 0,
                              reachesEnd: top <= 0)
             }
             // The feed ends above the window's bottom: its last item is the window's first.
             let offset = base - from - window.count
             let aligned = Progress.Request(offset: offset, limit: request.offset + request.limit - offset,
-                                           overlap: request.offset + request.overlap - offset)
+                                           overlap: request.offset + request.overlap - offset, reread: request.reread)
             return Sight(window: window, request: aligned, startsAtEdge: true, reachesEnd: top <= 0)
         })
     }
@@ -221,9 +279,19 @@ where Item.ID: Sendable {
         let (fetch, see) = fetchSight(request, of: progress.position)
         fetch.startFirst(in: lifetime) { [self] event in
             switch event {
-            case let .value(window):
-                let sight = see(window)
+            case let .value(response):
                 var progress = progress
+                guard let sight = see(response, &progress.served) else {
+                    // Capped going up: ask again, fitted to the cap (within the page's budget).
+                    switch progress.retry() {
+                    case let .request(next):
+                        self.request(progress, next, observer, lifetime)
+                    case let .finished(isLast):
+                        observer.send(value: progress.outcome(isLast: isLast))
+                        observer.sendCompleted()
+                    }
+                    return
+                }
                 switch progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
                                        reachesEnd: sight.reachesEnd) {
                 case let .request(next):
@@ -249,6 +317,9 @@ where Item.ID: Sendable {
             let limit: Int
             /// How many positions before the expected one the window starts.
             let overlap: Int
+            /// The overlap the source worked with when it made the request (fewer than
+            /// `OffsetSource.overlap` under a small cap).
+            var reread = OffsetSource.overlap
         }
 
         enum Step {
@@ -299,6 +370,8 @@ where Item.ID: Sendable {
         /// below; -1: none): what precedes it is the other side's ground.
         var frontier = -1
         var diagnostics: [PaginatedListDiagnostic] = []
+        /// What the chain learned of how many items the server serves per request.
+        var served: ServedSize
 
         init(position: Position, limit: Int, maxSearchDistance: Int, maxRequestsPerPage: Int) {
             self.position = position
@@ -309,21 +382,39 @@ where Item.ID: Sendable {
             expected = position.expected
             drift = position.drift
             skipped = position.skipped
+            served = position.served
         }
 
         /// The number of items shown, this page's included.
         private var shown: Int { held + kept.count }
 
+        /// The positions read again before the expected one, within the cap the server was seen to serve.
+        private var overlap: Int { OffsetSource.overlap(servedAtMost: served.cap) }
+
         /// The window to ask for: from `overlap` (plus the upward drift, plus the search) positions before
-        /// `expected` to the items the page still needs after it (plus the downward drift, plus the search).
+        /// `expected` to the items the page still needs after it (plus the downward drift, plus the search),
+        /// never more than the server serves: cut at the far end, or, to follow a run of shown items past
+        /// the last window, moved down to where they should end.
         func nextRequest() -> Request {
-            guard shown > 0 else { return Request(offset: expected, limit: limit, overlap: 0) }
-            let before = OffsetSource.overlap + drift.up + search
+            guard shown > 0 else { return Request(offset: expected, limit: served.fitted(limit), overlap: 0) }
+            let before = overlap + drift.up + search
             // Going up, positions below 0 are the items below the start: nothing to clamp.
             let offset = position.side == .below ? max(0, expected - before) : expected - before
-            let overlap = expected - offset
-            return Request(offset: offset, limit: overlap + (limit - kept.count) + drift.down + search + reach,
-                           overlap: overlap)
+            let overlapping = expected - offset
+            let wanted = overlapping + (limit - kept.count) + drift.down + search + reach
+            guard let cap = served.cap, wanted > cap else {
+                return Request(offset: offset, limit: wanted, overlap: overlapping, reread: overlap)
+            }
+            guard reach > 0 else { return Request(offset: offset, limit: cap, overlap: overlapping, reread: overlap) }
+            let from = max(offset, expected + reach - overlap)
+            return Request(offset: from, limit: cap, overlap: expected - from, reread: overlap)
+        }
+
+        /// After a window a cap cut short where the reading needs it: the same request, fitted to the cap,
+        /// if the page's budget allows; else the page delivers what it has.
+        mutating func retry() -> Step {
+            requests += 1
+            return requests < maxRequestsPerPage ? .request(nextRequest()) : finish()
         }
 
         /// Takes what `window` (the answer to `request`) adds, and says what to do next. `startsAtEdge`:
@@ -344,13 +435,17 @@ where Item.ID: Sendable {
             let opposite = position.opensInMiddle
                 ? position.sides.ledger(opposite: position.side)?.mirroredOrdinals(of: ids) : nil
             let ordinals = ids.indices.map { earlier[$0] ?? keptOrdinals[ids[$0]] ?? opposite?[$0] }
+            let overlap = request.reread
+            if overlap == 0 { return unchecked(window, ordinals, request, isShort: isShort) }
             let last = shown - 1
             // Opened in the middle, what lies beyond this side's start is the other side's ground, and the
             // first item after it has an edge before it.
             let ground = position.opensInMiddle ? otherGround(in: request, window.count) : nil
             frontier = ground?.frontier ?? -1
-            let candidates = Self.candidates(in: ordinals, edge: ground?.edge ?? (startsAtEdge ? 0 : nil),
-                                             nearEdge: ground?.edge)
+            // With a one-item overlap nothing in the window can confirm its first item: the place where the
+            // item shown last should be does (it is trusted only if it holds that item, or one just before).
+            let edge = ground?.edge ?? (startsAtEdge || (overlap == 1 && request.overlap == 1) ? 0 : nil)
+            let candidates = Self.candidates(in: ordinals, edge: edge, nearEdge: ground?.edge)
             // A candidate is trusted when it is strong — a tight run (ordinals close together, as items shown
             // one after the other are) that reaches the item shown last or holds three or more items — or
             // when it sits where its ordinal says it should: as high as deletions above may have pulled it,
@@ -358,7 +453,7 @@ where Item.ID: Sendable {
             // each other with far-apart ordinals.
             func displacement(_ index: Int) -> Int { index - (request.overlap - 1 - (last - ordinals[index]!)) }
             func isInPlace(_ index: Int) -> Bool {
-                (-(OffsetSource.overlap + drift.up + search) ... drift.down).contains(displacement(index))
+                (-(overlap + drift.up + search) ... drift.down).contains(displacement(index))
             }
             let strong = candidates.filter { $0.isTight && ($0.length >= 3 || $0.ordinal == last) }
             let trusted = candidates.filter { candidate in
@@ -378,7 +473,7 @@ where Item.ID: Sendable {
             // ones: the page goes on from the item shown before them (there must be one in the window), so
             // that none is skipped.
             func isInPlaceOrHigher(_ index: Int) -> Bool {
-                (-(OffsetSource.overlap + drift.up + search) ... 0).contains(displacement(index))
+                (-(overlap + drift.up + search) ... 0).contains(displacement(index))
             }
             if let reference = ordinals.indices.filter({ $0 > 0 && ordinals[$0] != nil && isInPlaceOrHigher($0) })
                 .max(by: { ordinals[$0]! < ordinals[$1]! }),
@@ -442,6 +537,27 @@ where Item.ID: Sendable {
             }
             return advance(consumed: keep(window, ordinals: ordinals, after: frontier), of: window, at: request,
                            isShort: isShort)
+        }
+
+        /// A window of a server that serves one item a request: nothing to check the place with. Keeps the
+        /// unread item, drops one shown before, goes on, and reports that the place went unchecked.
+        private mutating func unchecked(_ window: [Item], _ ordinals: [Int?], _ request: Request, isShort: Bool) -> Step {
+            if !window.isEmpty, !diagnostics.contains(.sourceCorrection(.resynchronisationFailed)) {
+                diagnostics.append(.sourceCorrection(.resynchronisationFailed))
+            }
+            finding = .anchored
+            var consumed = 0
+            for index in window.indices where kept.count < limit {
+                consumed = index + 1
+                let id = window[index].id
+                if ordinals[index] != nil {
+                    duplicates += 1
+                } else if keptOrdinals[id] == nil {
+                    keptOrdinals[id] = held + kept.count
+                    kept.append(window[index])
+                }
+            }
+            return advance(consumed: consumed, of: window, at: request, isShort: isShort)
         }
 
         /// Goes on after the window index `anchor` (-1: from the window's start): keeps the unread items
@@ -605,24 +721,25 @@ where Item.ID: Sendable {
             let remembered = skipped.count <= 4 * (limit + OffsetSource.overlap + maxSearchDistance) ? skipped : skippedHere
             let next = isLast ? nil
                 : Position(expected: expected, ledger: ledger, generation: generation, drift: drift, skipped: remembered,
-                           side: position.side, sides: position.sides, base: position.base)
+                           side: position.side, sides: position.sides, base: position.base, served: served)
             var diagnostics = diagnostics
             let outOfOrder = outOfOrder + kept.count - items.count
             if above > 0 { diagnostics.append(.sourceCorrection(.itemsAboveSkipped(count: above))) }
             if duplicates > 0 { diagnostics.append(.sourceCorrection(.duplicatesDropped(count: duplicates))) }
             if outOfOrder > 0 { diagnostics.append(.sourceCorrection(.shownOutOfOrder(count: outOfOrder))) }
             if kept.isEmpty, !isLast, finding == .pushed { diagnostics.append(.sourceCorrection(.feedOutpaced)) }
-            return Outcome(items: items, next: next, above: abovePosition(items), diagnostics: diagnostics)
+            return Outcome(items: items, next: next, above: abovePosition(items, isLast: isLast), diagnostics: diagnostics)
         }
 
         /// For a start page below the top of the feed that holds items: where the page above it starts,
         /// reading upwards from the start page's first item (recorded, upside down, at the bottom of the
         /// upward ledger). An empty start page (past the end) has nothing to go back from.
-        private func abovePosition(_ items: [Item]) -> Position? {
+        private func abovePosition(_ items: [Item], isLast: Bool) -> Position? {
             guard position.isStart, position.expected > 0, !items.isEmpty else { return nil }
             let (ledger, generation) = SeenIDs<Item.ID>().record(items.reversed().map(\.id), at: 0)
             return Position(expected: 0, ledger: ledger, generation: generation, drift: Drift(), skipped: [],
-                            side: .above, sides: position.sides, base: position.base)
+                            side: .above, sides: position.sides, base: position.base, served: served,
+                            feedEnd: isLast ? expected : nil)
         }
     }
 }

@@ -71,10 +71,9 @@ where Item.ID: Sendable {
     public static var overlap: Int { 3 }
 
     /// The overlap when the server serves at most `cap` items per request (`nil`: no cap seen): 3, or 2
-    /// under a cap of 8 (so that at least half of each window is new), 1 with a cap of 2 and none with a
-    /// cap of 1.
+    /// under a cap of 6 (so that each window brings new items), 1 with a cap of 2 and none with a cap of 1.
     static func overlap(servedAtMost cap: Int?) -> Int {
-        guard let cap, cap < 8 else { return overlap }
+        guard let cap, cap < 6 else { return overlap }
         return min(2, cap - 1)
     }
 
@@ -397,7 +396,10 @@ where Item.ID: Sendable {
         /// the last window, moved down to where they should end.
         func nextRequest() -> Request {
             guard shown > 0 else { return Request(offset: expected, limit: served.fitted(limit), overlap: 0) }
-            let before = overlap + drift.up + search
+            // Under a cap, the upward drift reads at most half a window above the place (the window halves
+            // the drift if the feed did not move that way again).
+            let moved = served.cap.map { min(drift.up, max(0, $0 / 2 - overlap)) } ?? drift.up
+            let before = overlap + moved + search
             // Going up, positions below 0 are the items below the start: nothing to clamp.
             let offset = position.side == .below ? max(0, expected - before) : expected - before
             let overlapping = expected - offset
@@ -479,6 +481,11 @@ where Item.ID: Sendable {
                 .max(by: { ordinals[$0]! < ordinals[$1]! }),
                 let start = ordinals[..<reference].lastIndex(where: { $0 != nil }) {
                 return anchored(after: start, reference: reference, window, ordinals, request, isShort: isShort)
+            }
+            // Under a cap the window leaves no room above the item shown last: found first in the window, where
+            // it should be or higher (deletions above pulled it up), it is the anchor.
+            if served.cap != nil, ordinals.first == last, isInPlaceOrHigher(0) {
+                return anchored(after: 0, reference: 0, window, ordinals, request, isShort: isShort)
             }
 
             // A run of items shown one after the other that reaches the end of the window may go on below it
@@ -569,6 +576,19 @@ where Item.ID: Sendable {
             let last = shown - 1
             // The position just after the last item shown, if the items shown after the reference follow it.
             let end = request.offset + reference + 1 + (last - ordinals[reference]!)
+            if anchor == window.count - 1, !isShort, search > 0 {
+                // The search found the place, but the window (cut by a cap) ends there: go on from it.
+                skipAbove(window, ordinals, before: anchor)
+                let origin = searchOrigin ?? expected
+                if origin > end { diagnostics.append(.sourceCorrection(.resynchronised(by: origin - end))) }
+                drift.up = origin > end ? min(maxSearchDistance, max(drift.up, origin - end)) : drift.up / 2
+                expected = end
+                search = 0
+                searchOrigin = nil
+                reach = 0
+                finding = .anchored
+                return requests < maxRequestsPerPage ? .request(nextRequest()) : finish()
+            }
             if anchor == window.count - 1, !isShort {
                 // Nothing new in the window: jump over the items known to follow (the feed pushed them down).
                 duplicates += ordinals[max(0, min(request.overlap, window.count))...].count { $0 != nil }
@@ -677,10 +697,13 @@ where Item.ID: Sendable {
         }
 
         /// After keeping from a window: where the next request starts, and whether the page is done.
+        /// A page under a cap holds what a window the server served in full brought; it asks again only
+        /// for a window that brought nothing new.
         private mutating func advance(consumed: Int, of window: [Item], at request: Request, isShort: Bool) -> Step {
             expected = request.offset + consumed
             if isShort, consumed == window.count { return .finished(isLast: true) }
-            if kept.count >= limit || requests >= maxRequestsPerPage { return finish() }
+            let capped = served.cap.map { window.count >= $0 } ?? false
+            if kept.count >= limit || requests >= maxRequestsPerPage || (capped && !kept.isEmpty) { return finish() }
             return .request(nextRequest())
         }
 

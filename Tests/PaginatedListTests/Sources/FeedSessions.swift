@@ -41,15 +41,71 @@ enum FeedSessions {
         }
     }
 
-    /// How a feed changes between requests, and how large it and its pages are.
+    /// How many items the server serves per request, against the page size a session asks for.
+    enum Cap: String, Sendable {
+        /// As many as asked.
+        case none
+        /// Fewer than a page: from half a page (at least 6) to a page less one.
+        case below
+        /// A page: the overlap an offset source adds is cut.
+        case equal
+        /// A page and one or two more: part of the overlap is cut.
+        case above
+        /// Fewer than 6, at most a page: too few for an offset source's overlap of three.
+        case small
+
+        /// The cap of a session with pages of `pageSize`, drawn from `random` (`nil`: none).
+        func size(pageSize: Int, using random: inout SplitMix64) -> Int? {
+            switch self {
+            case .none: nil
+            case .below: Int.random(in: max(6, (pageSize + 1) / 2) ... max(6, pageSize - 1), using: &random)
+            case .equal: pageSize
+            case .above: pageSize + Int.random(in: 1 ... 2, using: &random)
+            case .small: Int.random(in: 1 ... min(5, pageSize), using: &random)
+            }
+        }
+
+        /// The page sizes a profile of `pageSizes` runs with under this cap: for `.below`, pages of at least
+        /// 7 (a cap of 6 or more below them).
+        func pageSizes(_ pageSizes: ClosedRange<Int>) -> ClosedRange<Int> {
+            self == .below ? max(7, pageSizes.lowerBound) ... max(7, pageSizes.upperBound) : pageSizes
+        }
+    }
+
+    /// How a feed changes between requests, how large it and its pages are, and how many items its server
+    /// serves per request.
     struct Profile: CustomStringConvertible, Sendable {
         let name: String
         let feedSizes: ClosedRange<Int>
         let pageSizes: ClosedRange<Int>
+        /// The server's cap, against the page size.
+        var cap = Cap.none
         /// The churn for a session with pages of `pageSize`.
         let churn: @Sendable (_ pageSize: Int) -> ChangingFeed.Churn
 
+        init(name: String, feedSizes: ClosedRange<Int>, pageSizes: ClosedRange<Int>,
+             churn: @escaping @Sendable (_ pageSize: Int) -> ChangingFeed.Churn) {
+            self.name = name
+            self.feedSizes = feedSizes
+            self.pageSizes = pageSizes
+            self.churn = churn
+        }
+
         var description: String { name }
+
+        /// This profile against a server that caps the page size as `cap` says.
+        func capped(_ cap: Cap) -> Profile {
+            var profile = Profile(name: "\(name), capped \(cap.rawValue)", feedSizes: feedSizes,
+                                  pageSizes: cap.pageSizes(pageSizes), churn: churn)
+            profile.cap = cap
+            return profile
+        }
+
+        /// The feed of a session: `size` items, its churn drawn from `seed`, capped as the profile says.
+        func feed(size: Int, pageSize: Int, seed: UInt64, using random: inout SplitMix64) -> (ChangingFeed, cap: Int?) {
+            let cap = cap.size(pageSize: pageSize, using: &random)
+            return (ChangingFeed(count: size, script: .random(seed: seed, churn: churn(pageSize)), maxPageSize: cap), cap)
+        }
 
         /// Single insertions, deletions and edits anywhere.
         static let churn = Profile(name: "churn", feedSizes: 50 ... 300, pageSizes: 5 ... 50) { _ in .scattered }
@@ -71,7 +127,22 @@ enum FeedSessions {
             .deletionStorms
         }
 
+        /// Deletions outpace insertions: the feed shrinks while it is paged, by runs of 5-25 now and then.
+        static let shrinking = Profile(name: "shrinking", feedSizes: 80 ... 300, pageSizes: 5 ... 50) { _ in .shrinking }
+
         static let withinBounds: [Profile] = [.churn, .moves, .bursts, .firehose, .tinyPages]
+
+        /// The profiles within the bounds whose pages are not tiny, and a shrinking feed, against servers
+        /// that cap below (6 or more), at and just above the page size.
+        static let capped: [Profile] = [Cap.below, .equal, .above].flatMap { cap in
+            [Profile.churn, .moves, .bursts, .shrinking].map { $0.capped(cap) }
+        }
+
+        /// Beyond an offset source's bounds: servers that serve fewer than 6 items a request (tiny pages
+        /// among them), and a firehose that pushes the feed down by more than a capped window reads.
+        static let smallCaps = Profile(name: "small caps", feedSizes: 20 ... 150, pageSizes: 1 ... 12) { _ in .scattered }
+            .capped(.small)
+        static let cappedFirehose: [Profile] = [Cap.below, .equal, .above].map { firehose.capped($0) }
     }
 
     /// A page as the chain delivered it.
@@ -87,6 +158,8 @@ enum FeedSessions {
         let seed: UInt64
         let feedSize: Int
         let pageSize: Int
+        /// The most items the server served per request (`nil`: as many as asked).
+        let cap: Int?
         let pages: [PageRecord]
         let reachedEnd: Bool
         let requests: Int
@@ -98,14 +171,16 @@ enum FeedSessions {
         var shown: [Item] { pages.flatMap(\.items) }
 
         var description: String {
-            "\(kind) \(profile) seed \(seed) (feed \(feedSize), pages of \(pageSize)): \(pages.count) pages, "
+            "\(kind) \(profile) seed \(seed) (feed \(feedSize), pages of \(pageSize)\(cap.map { ", cap \($0)" } ?? "")): "
+                + "\(pages.count) pages, "
                 + "\(requests) requests, end \(reachedEnd), lost \(audit.lost.prefix(8)), misordered "
                 + "\(audit.misordered.prefix(8)), duplicates \(audit.duplicates.prefix(8))"
         }
 
         /// The fewest requests that could have shown what was shown: a request per page of `pageSize`
-        /// items, one more for the end, plus the source's fixed ones.
-        var minimumRequests: Int { shown.count / pageSize + 1 + kind.fixedRequests }
+        /// items (or of the cap, when the server serves fewer), one more for the end, plus the source's fixed
+        /// ones.
+        var minimumRequests: Int { shown.count / min(pageSize, cap ?? pageSize) + 1 + kind.fixedRequests }
 
         /// Lost stable items that no page reports as possibly lost: a report covers an item when it comes
         /// with a page between the page of the shown stable item before it and that of the one after it.
@@ -148,7 +223,7 @@ enum FeedSessions {
         var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 17)
         let feedSize = Int.random(in: profile.feedSizes, using: &random)
         let pageSize = Int.random(in: profile.pageSizes, using: &random)
-        let feed = ChangingFeed(count: feedSize, script: .random(seed: seed, churn: profile.churn(pageSize)))
+        let (feed, cap) = profile.feed(size: feedSize, pageSize: pageSize, seed: seed, using: &random)
         var pages: [PageRecord] = []
         var producer: Producer<Page<Item, Never>, Never>? = kind.firstPage(feed, pageSize: pageSize)
         while let current = producer, pages.count < maxPages {
@@ -160,7 +235,7 @@ enum FeedSessions {
         }
         let shown = pages.flatMap(\.items)
         let stable = feed.stableIDs
-        return Session(kind: kind, profile: profile.name, seed: seed, feedSize: feedSize, pageSize: pageSize,
+        return Session(kind: kind, profile: profile.name, seed: seed, feedSize: feedSize, pageSize: pageSize, cap: cap,
                        pages: pages, reachedEnd: producer == nil, requests: feed.requestCount,
                        itemsServed: feed.itemsServed, audit: feed.audit(shown, reachedEnd: producer == nil),
                        stableOrder: feed.currentItems.map(\.id).filter(stable.contains))

@@ -40,8 +40,8 @@ import Signals
 ///   to a cap, is the end). Otherwise the window may be capped: the source takes it as it came, learns
 ///   the cap, and from then on never asks for more — the overlap and the drift's reach included — so its
 ///   corrections work within the windows the server serves (with a cap under 8 the overlap is 2; a
-///   server that serves one or two items a request leaves no room to check, and each such page reports
-///   `.resynchronisationFailed`). Going up, a capped window holds the far end of what was asked, so it
+///   server that serves three items a request or fewer leaves no room to check: the source reads on, and
+///   each such page reports `.resynchronisationFailed`). Going up, a capped window holds the far end of what was asked, so it
 ///   is asked again, fitted to the cap. A window past the end of the feed comes back empty (a page the
 ///   server answers as not there, over HTTP): the source looks back for its place, as after deletions.
 ///
@@ -71,10 +71,11 @@ where Item.ID: Sendable {
     public static var overlap: Int { 3 }
 
     /// The overlap when the server serves at most `cap` items per request (`nil`: no cap seen): 3, or 2
-    /// under a cap of 6 (so that each window brings new items), 1 with a cap of 2 and none with a cap of 1.
+    /// under a cap of 8 (so that each window brings new items); under a cap of 3 or less none (the source
+    /// reads on unchecked, and says so).
     static func overlap(servedAtMost cap: Int?) -> Int {
-        guard let cap, cap < 6 else { return overlap }
-        return min(2, cap - 1)
+        guard let cap, cap < 8 else { return overlap }
+        return cap > 3 ? 2 : 0
     }
 
     /// The number of items a page should hold.
@@ -228,8 +229,9 @@ where Item.ID: Sendable {
         guard position.side == .above else {
             return (fetch(request.offset, request.limit), { response, served in
                 let window = response.items
-                let more = response.more(after: request.offset + window.count)
-                let verdict = served.judge(served: window.count, asked: request.limit, more: more)
+                let end = request.offset + window.count
+                let more = response.more(after: end)
+                let verdict = served.judge(served: window.count, asked: request.limit, more: more, end: end)
                 // A capped window is all the server serves from there: read as if that much was asked.
                 let seen = verdict == .capped
                     ? Progress.Request(offset: request.offset, limit: window.count, overlap: request.overlap,
@@ -254,7 +256,7 @@ where Item.ID: Sendable {
             let window = Array(response.items.prefix(asked).reversed())
             let end = from + window.count
             let more = end >= feedEnd ?? .max ? false : response.more(after: end)
-            let verdict = served.judge(served: window.count, asked: asked, more: more)
+            let verdict = served.judge(served: window.count, asked: asked, more: more, end: end)
             guard verdict == .end, !window.isEmpty else {
                 if verdict == .capped { return nil }
                 return Sight(window: window, request: request, startsAtEdge: window.isEmpty && from == 0,
@@ -351,6 +353,9 @@ where Item.ID: Sendable {
         /// How much further down the next window reads to follow a run of shown items past the window's end
         /// (not evidence of a push: it never makes a candidate look in place).
         var reach = 0
+        /// Under a cap, whether the search's window is the far end of the range it covers (a capped window
+        /// cannot cover both ends: each distance is looked at above the place, then below it).
+        var probesBelow = false
         /// The expected position when the current search began (for `.resynchronised(by:)`).
         var searchOrigin: Int?
         var requests = 0
@@ -407,6 +412,10 @@ where Item.ID: Sendable {
             guard let cap = served.cap, wanted > cap else {
                 return Request(offset: offset, limit: wanted, overlap: overlapping, reread: overlap)
             }
+            if search > 0, probesBelow {
+                let from = offset + wanted - cap
+                return Request(offset: from, limit: cap, overlap: expected - from, reread: overlap)
+            }
             guard reach > 0 else { return Request(offset: offset, limit: cap, overlap: overlapping, reread: overlap) }
             let from = max(offset, expected + reach - overlap)
             return Request(offset: from, limit: cap, overlap: expected - from, reread: overlap)
@@ -444,10 +453,8 @@ where Item.ID: Sendable {
             // first item after it has an edge before it.
             let ground = position.opensInMiddle ? otherGround(in: request, window.count) : nil
             frontier = ground?.frontier ?? -1
-            // With a one-item overlap nothing in the window can confirm its first item: the place where the
-            // item shown last should be does (it is trusted only if it holds that item, or one just before).
-            let edge = ground?.edge ?? (startsAtEdge || (overlap == 1 && request.overlap == 1) ? 0 : nil)
-            let candidates = Self.candidates(in: ordinals, edge: edge, nearEdge: ground?.edge)
+            let candidates = Self.candidates(in: ordinals, edge: ground?.edge ?? (startsAtEdge ? 0 : nil), nearEdge: ground?.edge,
+                                             looseConfirmation: served.cap != nil)
             // A candidate is trusted when it is strong — a tight run (ordinals close together, as items shown
             // one after the other are) that reaches the item shown last or holds three or more items — or
             // when it sits where its ordinal says it should: as high as deletions above may have pulled it,
@@ -455,7 +462,8 @@ where Item.ID: Sendable {
             // each other with far-apart ordinals.
             func displacement(_ index: Int) -> Int { index - (request.overlap - 1 - (last - ordinals[index]!)) }
             func isInPlace(_ index: Int) -> Bool {
-                (-(overlap + drift.up + search) ... drift.down).contains(displacement(index))
+                // (Under a cap, a search also looks below the place.)
+                (-(overlap + drift.up + search) ... drift.down + (served.cap == nil ? 0 : search)).contains(displacement(index))
             }
             let strong = candidates.filter { $0.isTight && ($0.length >= 3 || $0.ordinal == last) }
             let trusted = candidates.filter { candidate in
@@ -514,14 +522,18 @@ where Item.ID: Sendable {
                     drift.down = 0
                     expected = end
                     search = 0
+                    probesBelow = false
                     finding = .searching
                     return .request(nextRequest())
                 }
             }
-            if search < maxSearchDistance, requests < maxRequestsPerPage {
+            // Under a cap, each distance is looked at above the place, then below it.
+            let belowNext = served.cap != nil && search > 0 && !probesBelow
+            if search < maxSearchDistance || belowNext, requests < maxRequestsPerPage {
                 // Widen by a page's worth (at least 8) first: a window with nothing shown in it is a page
                 // or more off. Then double.
-                search = min(maxSearchDistance, max(search * 2, limit, 8))
+                if !belowNext { search = min(maxSearchDistance, max(search * 2, limit, 8)) }
+                probesBelow = belowNext
                 finding = .searching
                 return .request(nextRequest())
             }
@@ -534,6 +546,7 @@ where Item.ID: Sendable {
             // it holds (guessing an anchor could skip the very items that come next).
             diagnostics.append(.sourceCorrection(.resynchronisationFailed))
             search = 0
+            probesBelow = false
             searchOrigin = nil
             finding = .anchored
             if window.isEmpty, !isShort {
@@ -546,8 +559,8 @@ where Item.ID: Sendable {
                            isShort: isShort)
         }
 
-        /// A window of a server that serves one item a request: nothing to check the place with. Keeps the
-        /// unread item, drops one shown before, goes on, and reports that the place went unchecked.
+        /// A window of a server that serves three items a request or fewer: no room to check the place. Keeps
+        /// the unread items, drops those shown before, goes on, and reports that the place went unchecked.
         private mutating func unchecked(_ window: [Item], _ ordinals: [Int?], _ request: Request, isShort: Bool) -> Step {
             if !window.isEmpty, !diagnostics.contains(.sourceCorrection(.resynchronisationFailed)) {
                 diagnostics.append(.sourceCorrection(.resynchronisationFailed))
@@ -576,7 +589,7 @@ where Item.ID: Sendable {
             let last = shown - 1
             // The position just after the last item shown, if the items shown after the reference follow it.
             let end = request.offset + reference + 1 + (last - ordinals[reference]!)
-            if anchor == window.count - 1, !isShort, search > 0 {
+            if anchor == window.count - 1, !isShort, search > 0, served.cap != nil {
                 // The search found the place, but the window (cut by a cap) ends there: go on from it.
                 skipAbove(window, ordinals, before: anchor)
                 let origin = searchOrigin ?? expected
@@ -586,6 +599,7 @@ where Item.ID: Sendable {
                 search = 0
                 searchOrigin = nil
                 reach = 0
+                probesBelow = false
                 finding = .anchored
                 return requests < maxRequestsPerPage ? .request(nextRequest()) : finish()
             }
@@ -611,6 +625,7 @@ where Item.ID: Sendable {
             search = 0
             searchOrigin = nil
             reach = 0
+            probesBelow = false
             finding = .anchored
             return advance(consumed: keep(window, ordinals: ordinals, after: anchor), of: window, at: request,
                            isShort: isShort)
@@ -642,7 +657,12 @@ where Item.ID: Sendable {
         /// side's ground: the index where this side's begins), one of the side's first items (ordinal
         /// `tightStep` or below: the start page's edge, give or take deleted items) within `tightStep` of it
         /// also begins a run whatever precedes it: the feed may have moved the other side's ground there.
-        static func candidates(in ordinals: [Int?], edge: Int?, nearEdge: Int? = nil) -> [Candidate] {
+        ///
+        /// With `looseConfirmation` (under a cap, where windows are short), an item shown long before (an
+        /// item re-ranked downwards, say) still confirms the run after it, but is not part of it: the run's
+        /// tightness and length are its own.
+        static func candidates(in ordinals: [Int?], edge: Int?, nearEdge: Int? = nil,
+                               looseConfirmation: Bool = false) -> [Candidate] {
             var candidates: [Candidate] = []
             var index = 0
             while index < ordinals.count {
@@ -657,7 +677,8 @@ where Item.ID: Sendable {
                     index += 1
                     continue
                 }
-                let first = confirmedBefore ? index - 1 : index
+                var first = confirmedBefore ? index - 1 : index
+                if looseConfirmation, first < index, ordinal - ordinals[first]! > Candidate.tightStep { first = index }
                 var end = index
                 var isTight = index == first || ordinal - ordinals[first]! <= Candidate.tightStep
                 while end + 1 < ordinals.count, let next = ordinals[end + 1], next > ordinals[end]! {
@@ -698,11 +719,11 @@ where Item.ID: Sendable {
 
         /// After keeping from a window: where the next request starts, and whether the page is done.
         /// A page under a cap holds what a window the server served in full brought; it asks again only
-        /// for a window that brought nothing new.
+        /// for a window that brought nothing new, or to settle a cap suspected on the first answer alone.
         private mutating func advance(consumed: Int, of window: [Item], at request: Request, isShort: Bool) -> Step {
             expected = request.offset + consumed
             if isShort, consumed == window.count { return .finished(isLast: true) }
-            let capped = served.cap.map { window.count >= $0 } ?? false
+            let capped = !served.isWeak && served.cap.map { window.count >= $0 } ?? false
             if kept.count >= limit || requests >= maxRequestsPerPage || (capped && !kept.isEmpty) { return finish() }
             return .request(nextRequest())
         }

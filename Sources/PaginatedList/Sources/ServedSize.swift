@@ -7,7 +7,8 @@
 /// served before is short by the feed, not by a cap (a cap serves at least that many); an answer shorter
 /// than a request the source already fitted to a cap is the end. Otherwise the answer may be capped: the
 /// source *suspects* a cap of its size, asks no more than that from then on, and the next answer settles
-/// it (one that comes back empty, or short of the suspected cap, is the end, and the suspicion goes).
+/// it (one that comes back empty, or short of the suspected cap, is the end; a cap suspected on the very
+/// first answer, which may have reached the end itself, is then forgotten).
 ///
 /// A value, carried along a page chain: every start of a page's producer sees what the pages before it
 /// learned.
@@ -19,6 +20,12 @@ struct ServedSize: Sendable, Equatable {
     /// Whether an answer proved `cap`: the server said more remained after an answer of that size, or
     /// items turned up beyond it.
     private(set) var isConfirmed = false
+    /// Whether the cap is suspected on the first answer alone (nothing served before it to compare with):
+    /// the next answer that ends the feed within a request fitted to it forgets it.
+    private(set) var isWeak = false
+    /// Where the last answer short by the feed ended (a position of the feed, for sources that read by
+    /// position): an answer that ends there again reached the same end, whatever its size.
+    private(set) var endSeen: Int?
 
     /// What an answer to a request is.
     enum Verdict: Equatable {
@@ -44,8 +51,15 @@ struct ServedSize: Sendable, Equatable {
 
     /// Judges an answer of `served` items to a request for `asked`, and learns from it. `more`: what the
     /// server said about items after the answer (`true`: more remain; `false`: none; `nil`: it said
-    /// nothing).
-    mutating func judge(served: Int, asked: Int, more: Bool?) -> Verdict {
+    /// nothing). `end`: for a source that reads by position, the position just after the answer's last
+    /// item.
+    mutating func judge(served: Int, asked: Int, more: Bool?, end: Int? = nil) -> Verdict {
+        let verdict = judging(served: served, asked: asked, more: end != nil && end == endSeen ? false : more)
+        if verdict == .end, served > 0, let end { endSeen = end }
+        return verdict
+    }
+
+    private mutating func judging(served: Int, asked: Int, more: Bool?) -> Verdict {
         let before = note(served)
         guard served < asked else { return .full }
         if served > 0, let more {
@@ -53,15 +67,16 @@ struct ServedSize: Sendable, Equatable {
             learn(served, confirmed: true)
             return .capped
         }
-        // A request fitted to the cap: the feed ends within it (and a suspected cap loses its evidence: the
-        // answer that suggested it may have reached the end too).
+        // A request fitted to the cap: the feed ends within it (and a cap suspected on the first answer alone
+        // loses its evidence: that answer may have reached the end too).
         if let cap, asked <= cap {
-            refute()
+            if isWeak { refute() }
             return .end
         }
         // No item, or fewer than an answer before held: the feed ends there.
         if served == 0 || served < before { return .end }
         learn(served, confirmed: false)
+        isWeak = before == 0 && !isConfirmed
         return .capped
     }
 
@@ -69,16 +84,19 @@ struct ServedSize: Sendable, Equatable {
     mutating func learn(_ size: Int, confirmed: Bool) {
         cap = min(cap ?? size, size)
         isConfirmed = isConfirmed || confirmed
+        if confirmed { isWeak = false }
     }
 
     /// Records that items turned up beyond a suspected cap: it is real.
     mutating func confirm() {
         if cap != nil { isConfirmed = true }
+        isWeak = false
     }
 
     /// Forgets a suspected cap that the next answer did not bear out (what it left out was gone, not held
     /// back); a confirmed cap stays.
     mutating func refute() {
         if !isConfirmed { cap = nil }
+        isWeak = false
     }
 }

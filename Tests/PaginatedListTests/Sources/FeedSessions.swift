@@ -45,30 +45,35 @@ enum FeedSessions {
     enum Cap: String, Sendable {
         /// As many as asked.
         case none
-        /// Fewer than a page: from half a page (at least 6) to a page less one.
+        /// Fewer than a page: from half a page (at least 8) to a page less one.
         case below
         /// A page: the overlap an offset source adds is cut.
         case equal
         /// A page and one or two more: part of the overlap is cut.
         case above
-        /// Fewer than 6, at most a page: too few for an offset source's overlap of three.
+        /// Fewer than 8, at most a page: too few for an offset source's overlap of three and five new items.
         case small
 
         /// The cap of a session with pages of `pageSize`, drawn from `random` (`nil`: none).
         func size(pageSize: Int, using random: inout SplitMix64) -> Int? {
             switch self {
             case .none: nil
-            case .below: Int.random(in: max(6, (pageSize + 1) / 2) ... max(6, pageSize - 1), using: &random)
+            case .below: Int.random(in: max(8, (pageSize + 1) / 2) ... max(8, pageSize - 1), using: &random)
             case .equal: pageSize
             case .above: pageSize + Int.random(in: 1 ... 2, using: &random)
-            case .small: Int.random(in: 1 ... min(5, pageSize), using: &random)
+            case .small: Int.random(in: 1 ... min(7, pageSize), using: &random)
             }
         }
 
-        /// The page sizes a profile of `pageSizes` runs with under this cap: for `.below`, pages of at least
-        /// 7 (a cap of 6 or more below them).
+        /// The page sizes a profile of `pageSizes` runs with under this cap: at least 9 below a cap, at
+        /// least 8 at or just above one (a cap of 8 or more: smaller ones are `small`).
         func pageSizes(_ pageSizes: ClosedRange<Int>) -> ClosedRange<Int> {
-            self == .below ? max(7, pageSizes.lowerBound) ... max(7, pageSizes.upperBound) : pageSizes
+            let least = switch self {
+            case .below: 9
+            case .equal, .above: 8
+            case .none, .small: pageSizes.lowerBound
+            }
+            return max(least, pageSizes.lowerBound) ... max(least, pageSizes.upperBound)
         }
     }
 
@@ -133,12 +138,12 @@ enum FeedSessions {
         static let withinBounds: [Profile] = [.churn, .moves, .bursts, .firehose, .tinyPages]
 
         /// The profiles within the bounds whose pages are not tiny, and a shrinking feed, against servers
-        /// that cap below (6 or more), at and just above the page size.
+        /// that cap below (8 or more), at and just above the page size.
         static let capped: [Profile] = [Cap.below, .equal, .above].flatMap { cap in
             [Profile.churn, .moves, .bursts, .shrinking].map { $0.capped(cap) }
         }
 
-        /// Beyond an offset source's bounds: servers that serve fewer than 6 items a request (tiny pages
+        /// Beyond an offset source's bounds: servers that serve fewer than 8 items a request (tiny pages
         /// among them), and a firehose that pushes the feed down by more than a capped window reads.
         static let smallCaps = Profile(name: "small caps", feedSizes: 20 ... 150, pageSizes: 1 ... 12) { _ in .scattered }
             .capped(.small)
@@ -204,7 +209,9 @@ enum FeedSessions {
                 }
                 guard lost.contains(id) else { continue }
                 let after = stableOrder[(position + 1)...].lazy.compactMap { pageOf[$0] }.first ?? pages.count - 1
-                if !reporting.contains(where: { (before ... after).contains($0) }) { uncovered.append(id) }
+                // (Pages out of order when stable items were shown out of order.)
+                let around = min(before, after) ... max(before, after)
+                if !reporting.contains(where: around.contains) { uncovered.append(id) }
             }
             return uncovered
         }

@@ -118,7 +118,7 @@ where Item.ID: Sendable {
         /// How many of `open` IDs the next request asks for: all, unless a cap is confirmed (or suspected,
         /// of a server that answers in its own order).
         func asked(_ open: Int) -> Int {
-            served.isConfirmed || (answersOutOfOrder && !heldBack.isEmpty) ? served.fitted(open) : open
+            answersOutOfOrder && !heldBack.isEmpty ? served.fittedToSuspicion(open) : served.fitted(open)
         }
 
         init(position: Position) {
@@ -143,7 +143,7 @@ where Item.ID: Sendable {
             // before that was deleted.
             let lastServed = answersOutOfOrder ? -1 : places.last ?? -1
             // IDs the answer before may have held back came back: the cap is real.
-            if !heldBack.isDisjoint(with: byID.keys) { served.confirm() }
+            if !heldBack.isDisjoint(with: byID.keys) { served.confirm(byIdentity: true) }
             let verdict = served.judge(served: byID.count, asked: ids.count, more: nil)
             heldBack = []
             for (index, id) in ids.enumerated() {

@@ -218,26 +218,49 @@ where Item.ID: Sendable {
         let reachesEnd: Bool
     }
 
+    /// What the reading makes of an answer.
+    enum Reading {
+        /// The window, as the reading sees it.
+        case sight(Sight)
+        /// Going up, a window a confirmed cap cut short: it holds the far end of what was asked. Ask again,
+        /// fitted to the cap.
+        case retry
+        /// A window that may be cut short by a cap or by the end of the feed (a cap is suspected): ask the
+        /// server for what it left out (`offset`, `limit`: feed positions). Served exactly up to the
+        /// suspected cap: a cap (going down, the reading takes `onward`, the window as the server served it;
+        /// going up, `nil`, the window is asked again, fitted to the cap). Anything else (none, items shown
+        /// before, or a feed that changed at its end in between): the window reached the end, `ended`.
+        case settle(offset: Int, limit: Int, ended: Sight, onward: Sight?)
+    }
+
     /// The request that fetches what `request` asks for, and how the reading sees its answer (learning
     /// from it how many items the server serves). Going up, the request's positions `r ..< r + l` are the
     /// feed's `base - r - l ..< base - r`, read from the bottom; a window cut short by the bottom of the
     /// feed is re-aligned (its first item is the feed's last), one cut by the top reaches the end, and one
-    /// cut by a cap holds the far end of what was asked: `nil`, ask again (fitted to the cap).
+    /// cut by a cap holds the far end of what was asked (see `Reading`).
     private func fetchSight(
         _ request: Progress.Request, of position: Position
-    ) -> (fetch: Producer<OffsetResponse<Item>, Failure>, sight: @Sendable (OffsetResponse<Item>, inout ServedSize) -> Sight?) {
+    ) -> (fetch: Producer<OffsetResponse<Item>, Failure>, sight: @Sendable (OffsetResponse<Item>, inout Progress) -> Reading) {
         guard position.side == .above else {
-            return (fetch(request.offset, request.limit), { response, served in
+            return (fetch(request.offset, request.limit), { response, progress in
                 let window = response.items
                 let end = request.offset + window.count
                 let more = response.more(after: end)
-                let verdict = served.judge(served: window.count, asked: request.limit, more: more, end: end)
+                let verdict = progress.served.judge(served: window.count, asked: request.limit, more: more, end: end,
+                                                    endsOnNew: window.last.map { !progress.hasShown($0.id) } ?? false)
+                guard verdict == .capped else {
+                    return .sight(Sight(window: window, request: request, startsAtEdge: request.offset == 0,
+                                        reachesEnd: verdict == .end || (verdict == .full && more == false)))
+                }
                 // A capped window is all the server serves from there: read as if that much was asked.
-                let seen = verdict == .capped
-                    ? Progress.Request(offset: request.offset, limit: window.count, overlap: request.overlap,
-                                       reread: request.reread) : request
-                return Sight(window: window, request: seen, startsAtEdge: request.offset == 0,
-                             reachesEnd: verdict == .end || (verdict == .full && more == false))
+                let seen = Progress.Request(offset: request.offset, limit: window.count, overlap: request.overlap,
+                                            reread: request.reread)
+                let onward = Sight(window: window, request: seen, startsAtEdge: request.offset == 0, reachesEnd: false)
+                guard progress.served.isConfirmed else {
+                    let ended = Sight(window: window, request: request, startsAtEdge: request.offset == 0, reachesEnd: true)
+                    return .settle(offset: end, limit: request.limit - window.count, ended: ended, onward: onward)
+                }
+                return .sight(onward)
             })
         }
         let bottom = position.base - request.offset
@@ -245,28 +268,34 @@ where Item.ID: Sendable {
         guard bottom > 0 else {
             // The whole window lies above the top of the feed: nothing there (as a window past the end).
             return (Producer(value: OffsetResponse(items: [])), { _, _ in
-                Sight(window: [], request: request, startsAtEdge: false, reachesEnd: true)
+                .sight(Sight(window: [], request: request, startsAtEdge: false, reachesEnd: true))
             })
         }
         let from = max(0, top)
         let asked = bottom - from
         let base = position.base
         let feedEnd = position.feedEnd
-        return (fetch(from, asked), { response, served in
+        return (fetch(from, asked), { response, progress in
             let window = Array(response.items.prefix(asked).reversed())
             let end = from + window.count
             let more = end >= feedEnd ?? .max ? false : response.more(after: end)
-            let verdict = served.judge(served: window.count, asked: asked, more: more, end: end)
-            guard verdict == .end, !window.isEmpty else {
-                if verdict == .capped { return nil }
-                return Sight(window: window, request: request, startsAtEdge: window.isEmpty && from == 0,
-                             reachesEnd: top <= 0)
+            let wasConfirmed = progress.served.isConfirmed
+            // (Going up, windows end higher and higher in the feed: where they end says nothing of a cap.)
+            let verdict = progress.served.judge(served: window.count, asked: asked, more: more)
+            guard verdict != .full, !window.isEmpty else {
+                return .sight(Sight(window: window, request: request, startsAtEdge: window.isEmpty && from == 0,
+                                    reachesEnd: top <= 0))
             }
             // The feed ends above the window's bottom: its last item is the window's first.
             let offset = base - from - window.count
             let aligned = Progress.Request(offset: offset, limit: request.offset + request.limit - offset,
                                            overlap: request.offset + request.overlap - offset, reread: request.reread)
-            return Sight(window: window, request: aligned, startsAtEdge: true, reachesEnd: top <= 0)
+            let ended = Sight(window: window, request: aligned, startsAtEdge: true, reachesEnd: top <= 0)
+            switch verdict {
+            case .capped where wasConfirmed || progress.served.isConfirmed: return .retry
+            case .capped: return .settle(offset: end, limit: bottom - end, ended: ended, onward: nil)
+            case .full, .end: return .sight(ended)
+            }
         })
     }
 
@@ -282,24 +311,16 @@ where Item.ID: Sendable {
             switch event {
             case let .value(response):
                 var progress = progress
-                guard let sight = see(response, &progress.served) else {
-                    // Capped going up: ask again, fitted to the cap (within the page's budget).
-                    switch progress.retry() {
-                    case let .request(next):
-                        self.request(progress, next, observer, lifetime)
-                    case let .finished(isLast):
-                        observer.send(value: progress.outcome(isLast: isLast))
-                        observer.sendCompleted()
+                switch see(response, &progress) {
+                case let .sight(sight):
+                    proceed(progress, observer, lifetime) { progress in
+                        progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
+                                        reachesEnd: sight.reachesEnd)
                     }
-                    return
-                }
-                switch progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
-                                       reachesEnd: sight.reachesEnd) {
-                case let .request(next):
-                    self.request(progress, next, observer, lifetime)
-                case let .finished(isLast):
-                    observer.send(value: progress.outcome(isLast: isLast))
-                    observer.sendCompleted()
+                case .retry:
+                    proceed(progress, observer, lifetime) { $0.retry() }
+                case let .settle(offset, limit, ended, onward):
+                    settle(progress, offset: offset, limit: limit, ended: ended, onward: onward, observer, lifetime)
                 }
             case let .failed(error):
                 observer.send(error: error)
@@ -308,6 +329,60 @@ where Item.ID: Sendable {
             case .interrupted:
                 observer.sendInterrupted()
             }
+        }
+    }
+
+    /// Asks for the feed positions `offset ..< offset + limit` that a window may have left out because of
+    /// a suspected cap (see `Reading.settle`): served exactly up to the suspected cap, it was one.
+    private func settle(
+        _ progress: Progress, offset: Int, limit: Int, ended: Sight, onward: Sight?,
+        _ observer: Signal<Outcome, Failure>.Observer, _ lifetime: Lifetime
+    ) {
+        guard !lifetime.hasEnded else { return }
+        fetch(offset, limit).startFirst(in: lifetime) { [self] event in
+            switch event {
+            case let .value(response):
+                var progress = progress
+                progress.requests += 1
+                // A cap serves what it held back, up to its size, exactly: cut at that size again, it is
+                // confirmed (if not too small to infer); served in full, the window was capped. Any other count
+                // (none, or a feed that changed at its end in between) says the window reached the end.
+                // Going down, items shown before there (a feed pushed down by insertions above) are not what a
+                // cap held back either.
+                let size = progress.served.suspected?.size ?? limit
+                let count = response.items.count
+                let pushed = onward != nil && response.items.first.map { progress.hasShown($0.id) } == true
+                let isCapped = count == min(limit, size) && !pushed
+                if isCapped, size < limit { progress.served.confirm() }
+                if !isCapped { progress.served.refute() }
+                let sight = isCapped ? onward : ended
+                proceed(progress, observer, lifetime) { progress in
+                    guard let sight else { return progress.retry() }
+                    return progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
+                                           reachesEnd: sight.reachesEnd)
+                }
+            case let .failed(error):
+                observer.send(error: error)
+            case .completed:
+                observer.sendCompleted()
+            case .interrupted:
+                observer.sendInterrupted()
+            }
+        }
+    }
+
+    /// Takes the page's next step (`step`), then makes its next request or sends the page.
+    private func proceed(
+        _ progress: Progress, _ observer: Signal<Outcome, Failure>.Observer, _ lifetime: Lifetime,
+        _ step: (inout Progress) -> Progress.Step
+    ) {
+        var progress = progress
+        switch step(&progress) {
+        case let .request(next):
+            request(progress, next, observer, lifetime)
+        case let .finished(isLast):
+            observer.send(value: progress.outcome(isLast: isLast))
+            observer.sendCompleted()
         }
     }
 
@@ -392,6 +467,12 @@ where Item.ID: Sendable {
         /// The number of items shown, this page's included.
         private var shown: Int { held + kept.count }
 
+        /// Whether the chain showed the item with `id` (this page included, and the other side's).
+        func hasShown(_ id: Item.ID) -> Bool {
+            keptOrdinals[id] != nil || position.ledger.ordinals(of: [id], before: position.generation)[0] != nil
+                || (position.opensInMiddle && position.sides.ledger(opposite: position.side)?.mirroredOrdinals(of: [id])[0] != nil)
+        }
+
         /// The positions read again before the expected one, within the cap the server was seen to serve.
         private var overlap: Int { OffsetSource.overlap(servedAtMost: served.cap) }
 
@@ -421,11 +502,15 @@ where Item.ID: Sendable {
             return Request(offset: from, limit: cap, overlap: expected - from, reread: overlap)
         }
 
-        /// After a window a cap cut short where the reading needs it: the same request, fitted to the cap,
-        /// if the page's budget allows; else the page delivers what it has.
+        /// After a window a cap (confirmed, or suspected and borne out) cut short where the reading needs it:
+        /// the same request, fitted to the cap, if the page's budget allows; else the page delivers what it
+        /// has.
         mutating func retry() -> Step {
             requests += 1
-            return requests < maxRequestsPerPage ? .request(nextRequest()) : finish()
+            guard requests < maxRequestsPerPage else { return finish() }
+            let request = nextRequest()
+            return .request(Request(offset: request.offset, limit: served.fittedToSuspicion(request.limit),
+                                    overlap: request.overlap, reread: request.reread))
         }
 
         /// Takes what `window` (the answer to `request`) adds, and says what to do next. `startsAtEdge`:
@@ -566,6 +651,11 @@ where Item.ID: Sendable {
                 diagnostics.append(.sourceCorrection(.resynchronisationFailed))
             }
             finding = .anchored
+            if window.isEmpty, !isShort {
+                // Going up, below the bottom of the feed (it shrank under the reading): go on past it.
+                expected = request.offset + request.limit
+                return requests < maxRequestsPerPage ? .request(nextRequest()) : finish()
+            }
             var consumed = 0
             for index in window.indices where kept.count < limit {
                 consumed = index + 1
@@ -723,7 +813,7 @@ where Item.ID: Sendable {
         private mutating func advance(consumed: Int, of window: [Item], at request: Request, isShort: Bool) -> Step {
             expected = request.offset + consumed
             if isShort, consumed == window.count { return .finished(isLast: true) }
-            let capped = !served.isWeak && served.cap.map { window.count >= $0 } ?? false
+            let capped = served.cap.map { window.count >= $0 } ?? false
             if kept.count >= limit || requests >= maxRequestsPerPage || (capped && !kept.isEmpty) { return finish() }
             return .request(nextRequest())
         }

@@ -143,7 +143,7 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
             if last, let shrink = shrinkage(response, promised: course.promised) {
                 diagnostics.append(.sourceCorrection(shrink))
             }
-            if !last, admission.kept.isEmpty, response.items.count >= onward.served.fitted(pageSize) {
+            if !last, admission.kept.isEmpty, response.items.count >= onward.served.size ?? pageSize {
                 diagnostics.append(.sourceCorrection(.feedOutpaced))
             }
             // An empty start page (past the end) has nothing before it to go back from.
@@ -168,7 +168,7 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
         let pagesBefore = number - firstPageIndex
         // The positions up to the page's end, with the page size the server serves.
         func end(_ size: Int) -> Int { pagesBefore * size + count }
-        var size = course.served.fitted(pageSize)
+        var size = course.served.size ?? pageSize
         // What the server says: read as if the page were full by its size (a short page at the end).
         let said: Bool? = response.hasMore ?? {
             if let totalPages = response.totalPages { return pagesBefore + 1 < totalPages }
@@ -181,21 +181,23 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
                 return true
             case (true?, _):
                 // More remain after a short page: the server serves no more per page.
-                if course.served.cap == nil {
-                    course.served.learn(count, confirmed: true)
+                if !course.served.isConfirmed {
+                    course.served.confirm(count)
                     size = count
                 }
             case (nil, .emptyPage):
                 break
             case (nil, .shortPage):
-                // Shorter than a page served before, or than a cap seen: the end. Else perhaps capped:
-                // the next page settles it.
-                if course.served.cap != nil || count < largestBefore { return true }
-                course.served.learn(count, confirmed: false)
+                // Shorter than the size the server serves, or than a page served before: the end. Else
+                // perhaps capped: the next page settles it.
+                if course.served.size != nil || count < largestBefore { return true }
+                course.served.suspect(count)
                 size = count
             }
-        } else if said == false {
-            return true
+        } else {
+            // A page of the suspected size: the server serves pages of that size.
+            course.served.confirm(byIdentity: true)
+            if said == false { return true }
         }
         if let totalItems = response.totalItems, response.hasMore != false {
             course.promised = .items(totalItems - end(size))

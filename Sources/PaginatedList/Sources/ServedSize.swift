@@ -2,44 +2,70 @@
 ///
 /// Servers that cap the page size (GitHub's `per_page` ≤ 100, Stripe's and Notion's ≤ 100, Slack's ≤ 1000,
 /// Django REST framework's `max_limit` and `max_page_size`) serve fewer items than asked, without an
-/// error. A short answer is then the end of the feed only when nothing says more remains: what the server
-/// says (a total, a next link, `has_more`), or what the source saw. An answer shorter than one the server
-/// served before is short by the feed, not by a cap (a cap serves at least that many); an answer shorter
-/// than a request the source already fitted to a cap is the end. Otherwise the answer may be capped: the
-/// source *suspects* a cap of its size, asks no more than that from then on, and the next answer settles
-/// it (one that comes back empty, or short of the suspected cap, is the end; a cap suspected on the very
-/// first answer, which may have reached the end itself, is then forgotten).
+/// error. A short answer is then the end of the feed only when nothing says more remain. What the server
+/// says settles it at once (a total, a next link, `has_more`: more remain, the cap is *confirmed*). Else
+/// the source judges by what it saw: an answer shorter than one the server served before is short by the
+/// feed (a cap serves at least that many), and so is one shorter than a confirmed cap asked for. Any
+/// other short answer may be capped: the source *suspects* a cap of its size and does not end the list
+/// there, and the next answers settle it — one of the same size that serves items past where the suspect
+/// one ended confirms it; one that ends no further, or a short answer to a request no larger than it, is
+/// the end (and the suspicion goes).
+///
+/// Only a confirmed cap changes how a source asks (it never asks for more): a server that does not cap
+/// costs at most a request to settle a suspicion, and is never read as if it did. A cap under
+/// `ServedSize.leastInferred` (8) is confirmed only by the server's word: near the end of a feed that changes,
+/// answers of a few items repeat by chance.
 ///
 /// A value, carried along a page chain: every start of a page's producer sees what the pages before it
 /// learned.
 struct ServedSize: Sendable, Equatable {
     /// The most items one answer held.
     private(set) var largest = 0
-    /// The most items the server serves per request, as far as the source knows (`nil`: no sign of a cap).
+    /// The most items the server serves per request, once confirmed.
     private(set) var cap: Int?
-    /// Whether an answer proved `cap`: the server said more remained after an answer of that size, or
-    /// items turned up beyond it.
-    private(set) var isConfirmed = false
-    /// Whether the cap is suspected on the first answer alone (nothing served before it to compare with):
-    /// the next answer that ends the feed within a request fitted to it forgets it.
-    private(set) var isWeak = false
-    /// Where the last answer short by the feed ended (a position of the feed, for sources that read by
-    /// position): an answer that ends there again reached the same end, whatever its size.
+    /// A cap an answer suggested but nothing confirmed yet: its size, and (for a source that reads by
+    /// position) the position just after the answer's last item.
+    private(set) var suspected: Suspicion?
+    /// Where the last answer short by the feed ended (for a source that reads by position): an answer that
+    /// ends there again reached the same end, whatever its size.
     private(set) var endSeen: Int?
+
+    /// A cap suggested by an answer.
+    struct Suspicion: Sendable, Equatable {
+        let size: Int
+        let end: Int?
+    }
 
     /// What an answer to a request is.
     enum Verdict: Equatable {
         /// It holds every item asked for.
         case full
-        /// It holds fewer, because the server serves no more per request: more remain after it.
+        /// It holds fewer, because the server serves no more per request (or may: a suspected cap): more
+        /// remain after it.
         case capped
         /// It holds fewer because the feed ends within it.
         case end
     }
 
-    /// `asked`, or the cap when it is smaller: a request never asks for more than the server serves.
+    /// The smallest cap confirmed by what the server did rather than said.
+    static var leastInferred: Int { 8 }
+
+    /// Whether the server was seen to serve no more than some number of items per request.
+    var isConfirmed: Bool { cap != nil }
+
+    /// The page size the server serves, as far as the source knows: the confirmed cap, else the suspected
+    /// one (`nil`: as many as asked).
+    var size: Int? { cap ?? suspected?.size }
+
+    /// `asked`, or the confirmed cap when it is smaller: a request never asks for more than the server was
+    /// seen to serve.
     func fitted(_ asked: Int) -> Int {
         cap.map { min($0, asked) } ?? asked
+    }
+
+    /// `asked`, or the cap (confirmed or suspected) when it is smaller: a request that settles a suspicion.
+    func fittedToSuspicion(_ asked: Int) -> Int {
+        size.map { min($0, asked) } ?? asked
     }
 
     /// Records that an answer held `served` items; returns the most one held before it.
@@ -51,52 +77,83 @@ struct ServedSize: Sendable, Equatable {
 
     /// Judges an answer of `served` items to a request for `asked`, and learns from it. `more`: what the
     /// server said about items after the answer (`true`: more remain; `false`: none; `nil`: it said
-    /// nothing). `end`: for a source that reads by position, the position just after the answer's last
-    /// item.
-    mutating func judge(served: Int, asked: Int, more: Bool?, end: Int? = nil) -> Verdict {
-        let verdict = judging(served: served, asked: asked, more: end != nil && end == endSeen ? false : more)
+    /// nothing). For a source that reads by position: `end`, the position just after the answer's last
+    /// item, and `endsOnNew`, whether that item is one the source had not seen (only then can the answer
+    /// show that items lie beyond where a suspect one ended).
+    mutating func judge(served: Int, asked: Int, more: Bool?, end: Int? = nil, endsOnNew: Bool = true) -> Verdict {
+        let verdict = judging(served: served, asked: asked, more: more, end: end, endsOnNew: endsOnNew)
         if verdict == .end, served > 0, let end { endSeen = end }
         return verdict
     }
 
-    private mutating func judging(served: Int, asked: Int, more: Bool?) -> Verdict {
+    private mutating func judging(served: Int, asked: Int, more: Bool?, end: Int?, endsOnNew: Bool) -> Verdict {
         let before = note(served)
-        guard served < asked else { return .full }
+        guard served < asked else {
+            // More than a suspected cap, served in full: there is no such cap.
+            if let suspected, served > suspected.size { self.suspected = nil }
+            return .full
+        }
         if served > 0, let more {
             guard more else { return .end }
-            learn(served, confirmed: true)
+            confirm(served)
             return .capped
         }
-        // A request fitted to the cap: the feed ends within it (and a cap suspected on the first answer alone
-        // loses its evidence: that answer may have reached the end too).
-        if let cap, asked <= cap {
-            if isWeak { refute() }
+        // The end seen before, reached again: the feed ends there.
+        if let end, end == endSeen || end == suspected?.end {
+            suspected = nil
             return .end
+        }
+        // Shorter than a confirmed cap asked for: the end.
+        if let cap, asked <= cap { return .end }
+        if let suspected {
+            if let end, let suspectEnd = suspected.end {
+                // The same size again, serving items past where the suspect answer ended: the cap is real.
+                // Ending no further: the feed ends there.
+                if end > suspectEnd, served == suspected.size, endsOnNew, served >= Self.leastInferred {
+                    confirm(served)
+                    return .capped
+                }
+                if end <= suspectEnd {
+                    self.suspected = nil
+                    return .end
+                }
+            } else if served == suspected.size, served >= Self.leastInferred {
+                // The same size again: the cap is real.
+                confirm(served)
+                return .capped
+            }
+            // A request no larger than the suspicion came back short, or an answer shorter than it: it was
+            // the end.
+            if asked <= suspected.size || served < suspected.size {
+                self.suspected = nil
+                return .end
+            }
         }
         // No item, or fewer than an answer before held: the feed ends there.
         if served == 0 || served < before { return .end }
-        learn(served, confirmed: false)
-        isWeak = before == 0 && !isConfirmed
+        suspected = Suspicion(size: served, end: end)
         return .capped
     }
 
-    /// Records that the server serves at most `size` items per request.
-    mutating func learn(_ size: Int, confirmed: Bool) {
+    /// Records that the server serves at most `size` items per request (its word, or what it did).
+    mutating func confirm(_ size: Int) {
         cap = min(cap ?? size, size)
-        isConfirmed = isConfirmed || confirmed
-        if confirmed { isWeak = false }
+        suspected = nil
     }
 
-    /// Records that items turned up beyond a suspected cap: it is real.
-    mutating func confirm() {
-        if cap != nil { isConfirmed = true }
-        isWeak = false
+    /// Suspects a cap of `size` (see above), unless one is confirmed.
+    mutating func suspect(_ size: Int) {
+        if cap == nil { suspected = Suspicion(size: size, end: nil) }
     }
 
-    /// Forgets a suspected cap that the next answer did not bear out (what it left out was gone, not held
-    /// back); a confirmed cap stays.
+    /// Confirms the suspected cap: items it may have held back turned up. `byIdentity`: the very items it
+    /// held back (their IDs, or the page after it); else only a cap of `leastInferred` or more.
+    mutating func confirm(byIdentity: Bool = false) {
+        if let suspected, byIdentity || suspected.size >= Self.leastInferred { confirm(suspected.size) }
+    }
+
+    /// Forgets the suspected cap: what the answer left out was gone, not held back.
     mutating func refute() {
-        if !isConfirmed { cap = nil }
-        isWeak = false
+        suspected = nil
     }
 }

@@ -226,10 +226,10 @@ where Item.ID: Sendable {
         /// fitted to the cap.
         case retry
         /// A window that may be cut short by a cap or by the end of the feed (a cap is suspected): ask the
-        /// server for what it left out (`offset`, `limit`: feed positions). Served exactly up to the
-        /// suspected cap: a cap (going down, the reading takes `onward`, the window as the server served it;
-        /// going up, `nil`, the window is asked again, fitted to the cap). Anything else (none, items shown
-        /// before, or a feed that changed at its end in between): the window reached the end, `ended`.
+        /// server for what it left out (`offset`, `limit`: feed positions). Going down, items not seen
+        /// before there: the feed goes on after the window, and the reading takes `onward`, the window as the
+        /// server served it. Going up (`onward` is `nil`), served in full: a cap, the window is asked again,
+        /// fitted to it. Else the window reached the end of the feed: `ended`.
         case settle(offset: Int, limit: Int, ended: Sight, onward: Sight?)
     }
 
@@ -333,7 +333,7 @@ where Item.ID: Sendable {
     }
 
     /// Asks for the feed positions `offset ..< offset + limit` that a window may have left out because of
-    /// a suspected cap (see `Reading.settle`): served exactly up to the suspected cap, it was one.
+    /// a suspected cap (see `Reading.settle`); cut at the suspected size again, the cap is confirmed.
     private func settle(
         _ progress: Progress, offset: Int, limit: Int, ended: Sight, onward: Sight?,
         _ observer: Signal<Outcome, Failure>.Observer, _ lifetime: Lifetime
@@ -344,18 +344,17 @@ where Item.ID: Sendable {
             case let .value(response):
                 var progress = progress
                 progress.requests += 1
-                // A cap serves what it held back, up to its size, exactly: cut at that size again, it is
-                // confirmed (if not too small to infer); served in full, the window was capped. Any other count
-                // (none, or a feed that changed at its end in between) says the window reached the end.
-                // Going down, items shown before there (a feed pushed down by insertions above) are not what a
-                // cap held back either.
+                // A cap serves what it held back, up to its size: cut at that size again, it is confirmed (if not
+                // too small to infer). Going down, any item not seen before there says the feed goes on after
+                // the window (items shown before: a feed pushed down by insertions above, not a cap); going up,
+                // only a full answer. Else the window reached the end.
                 let size = progress.served.suspected?.size ?? limit
                 let count = response.items.count
-                let pushed = onward != nil && response.items.first.map { progress.hasShown($0.id) } == true
-                let isCapped = count == min(limit, size) && !pushed
-                if isCapped, size < limit { progress.served.confirm() }
-                if !isCapped { progress.served.refute() }
-                let sight = isCapped ? onward : ended
+                let unseen = response.items.first.map { !progress.hasShown($0.id) } ?? false
+                let goesOn = onward == nil ? count == min(limit, size) : count > 0 && unseen
+                if goesOn, count == size, size < limit { progress.served.confirm() }
+                if !goesOn { progress.served.refute() }
+                let sight = goesOn ? onward : ended
                 proceed(progress, observer, lifetime) { progress in
                     guard let sight else { return progress.retry() }
                     return progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,

@@ -26,14 +26,21 @@ struct ServedSize: Sendable, Equatable {
     /// A cap an answer suggested but nothing confirmed yet: its size, and (for a source that reads by
     /// position) the position just after the answer's last item.
     private(set) var suspected: Suspicion?
-    /// Where the last answer short by the feed ended (for a source that reads by position): an answer that
-    /// ends there again reached the same end, whatever its size.
-    private(set) var endSeen: Int?
+    /// The last answer short by the feed (for a source that reads by position): an answer from elsewhere
+    /// that ends where it ended reached the same end, whatever its size (a cap would end it elsewhere).
+    private(set) var endSeen: Span?
 
     /// A cap suggested by an answer.
     struct Suspicion: Sendable, Equatable {
         let size: Int
+        /// Where the answer ended (`nil`: a source that does not read by position).
         let end: Int?
+    }
+
+    /// The positions an answer held.
+    struct Span: Sendable, Equatable {
+        let start: Int
+        let end: Int
     }
 
     /// What an answer to a request is.
@@ -82,7 +89,7 @@ struct ServedSize: Sendable, Equatable {
     /// show that items lie beyond where a suspect one ended).
     mutating func judge(served: Int, asked: Int, more: Bool?, end: Int? = nil, endsOnNew: Bool = true) -> Verdict {
         let verdict = judging(served: served, asked: asked, more: more, end: end, endsOnNew: endsOnNew)
-        if verdict == .end, served > 0, let end { endSeen = end }
+        if verdict == .end, served > 0, let end { endSeen = Span(start: end - served, end: end) }
         return verdict
     }
 
@@ -98,36 +105,38 @@ struct ServedSize: Sendable, Equatable {
             confirm(served)
             return .capped
         }
-        // The end seen before, reached again: the feed ends there.
-        if let end, end == endSeen || end == suspected?.end {
+        let span = end.map { Span(start: $0 - served, end: $0) }
+        // The end seen before, reached again from elsewhere: the feed ends there.
+        if let span, let seen = endSeen, span.end == seen.end, span.start != seen.start {
             suspected = nil
             return .end
         }
         // Shorter than a confirmed cap asked for: the end.
         if let cap, asked <= cap { return .end }
         if let suspected {
-            if let end, let suspectEnd = suspected.end {
-                // The same size again, serving items past where the suspect answer ended: the cap is real.
-                // Ending no further: the feed ends there.
-                if end > suspectEnd, served == suspected.size, endsOnNew, served >= Self.leastInferred {
+            if served == suspected.size {
+                // Cut at the same size again. Past where the suspect answer ended, on an item not seen before:
+                // the cap is real (if not too small to infer). At the same end from elsewhere: the feed ends
+                // there. Else it stays suspected.
+                if let span, let suspectEnd = suspected.end {
+                    if span.end > suspectEnd, endsOnNew, served >= Self.leastInferred {
+                        confirm(served)
+                    } else if span.end == suspectEnd, span.start != suspectEnd - suspected.size {
+                        self.suspected = nil
+                        return .end
+                    }
+                } else if served >= Self.leastInferred {
                     confirm(served)
-                    return .capped
                 }
-                if end <= suspectEnd {
-                    self.suspected = nil
-                    return .end
-                }
-            } else if served == suspected.size, served >= Self.leastInferred {
-                // The same size again: the cap is real.
-                confirm(served)
                 return .capped
             }
-            // A request no larger than the suspicion came back short, or an answer shorter than it: it was
-            // the end.
-            if asked <= suspected.size || served < suspected.size {
+            // Shorter than the suspected cap, or a request no larger than it came back short: it was the end.
+            if served < suspected.size || asked <= suspected.size {
                 self.suspected = nil
                 return .end
             }
+            // More than the suspected cap: there is no such cap.
+            self.suspected = nil
         }
         // No item, or fewer than an answer before held: the feed ends there.
         if served == 0 || served < before { return .end }

@@ -4,12 +4,21 @@
 // No package dependencies: the reactive core (`Signals`) is the package's own.
 //
 //   paging-demo (executable) ─► PagingDemoKit ─► PaginatedListHTTP ─► PaginatedList ─► Signals
+//                                     ├───────► PaginatedListStore ─► PaginatedList, CPaginatedListSQLite
 //                                     └───────► PaginatedListTesting (ChangingFeed: the demo's --churn)
 //   Benchmarks  (executable) ─► PaginatedList ─► Signals
+//                     ├───────► PaginatedListStore (the store's figures), CPaginatedListSQLite (raw SQLite beside it)
 //                     └───────► PaginatedListTesting (ChangingFeed: the sources' request overhead)
 //   PaginatedListTesting ─────► PaginatedList ─► Signals
 import PackageDescription
 
+// The package recognises one conditional compilation flag, for its own tests (never for a release):
+//
+//     swift test -Xswiftc -DPAGINATEDLIST_INTERNAL_CHECKS --scratch-path .build-checks
+//
+// makes the view model's state machine, its item store, `ItemList`, `IDPositions` and the page ledger
+// check their invariants after every input and edit, and stop at the first that breaks one (O(n) each:
+// no performance figure holds then). `.ci/run` runs the model-based suites once that way.
 let settings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
@@ -23,6 +32,7 @@ let package = Package(
         .library(name: "PaginatedList", targets: ["PaginatedList"]),
         .library(name: "PaginatedListTesting", targets: ["PaginatedListTesting"]),
         .library(name: "PaginatedListHTTP", targets: ["PaginatedListHTTP"]),
+        .library(name: "PaginatedListStore", targets: ["PaginatedListStore"]),
         .executable(name: "paging-demo", targets: ["paging-demo"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
     ],
@@ -33,12 +43,19 @@ let package = Package(
         // URLSession requests as producers, and page sources for HTTP conventions. The only module that
         // imports FoundationNetworking (on Linux).
         .target(name: "PaginatedListHTTP", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
+        // The system SQLite (no package, no vendored copy): Debian's libsqlite3-dev on Linux, the SDK's on Apple
+        // platforms. Only PaginatedListStore imports it, so a client that does not import the store never builds it.
+        .systemLibrary(name: "CPaginatedListSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // The offline-first store: feeds and items in SQLite, store-backed view models.
+        .target(name: "PaginatedListStore", dependencies: ["PaginatedList", "Signals", "CPaginatedListSQLite"],
+                swiftSettings: settings),
         // The demo's testable parts (options, simulated feed, script mode, screen model); not a product.
-        .target(name: "PagingDemoKit", dependencies: ["PaginatedList", "PaginatedListHTTP", "PaginatedListTesting", "Signals"],
+        .target(name: "PagingDemoKit", dependencies: ["PaginatedList", "PaginatedListHTTP", "PaginatedListStore", "PaginatedListTesting", "Signals"],
                 swiftSettings: settings),
         .executableTarget(name: "paging-demo", dependencies: ["PagingDemoKit", "PaginatedList", "PaginatedListHTTP", "Signals"],
                           swiftSettings: settings),
-        .executableTarget(name: "Benchmarks", dependencies: ["PaginatedList", "PaginatedListTesting", "Signals", "HeapStatistics"],
+        .executableTarget(name: "Benchmarks", dependencies: ["PaginatedList", "PaginatedListStore", "CPaginatedListSQLite",
+                                                            "PaginatedListTesting", "Signals", "HeapStatistics"],
                           swiftSettings: settings),
         // glibc's mallinfo2() for the Benchmarks' heap figures (Swift's Glibc module lacks <malloc.h>).
         .target(name: "HeapStatistics"),
@@ -49,11 +66,18 @@ let package = Package(
         // Against a real HTTP server: Tests/PaginatedListHTTPTests/Fixtures/feed_server.py (python3).
         .testTarget(name: "PaginatedListHTTPTests", dependencies: ["PaginatedListHTTP", "PaginatedList", "PagingDemoKit", "Signals"],
                     exclude: ["Fixtures"], swiftSettings: settings),
+        // The store: contract points 21-28, bad files, migrations, faults; the crash test runs StoreCrashChild.
+        .testTarget(name: "PaginatedListStoreTests",
+                    dependencies: ["PaginatedListStore", "PaginatedList", "PaginatedListTesting", "Signals", "StoreCrashChild"],
+                    swiftSettings: settings),
+        // The crash test's child process: writes pages into a store in a loop until it is killed.
+        .executableTarget(name: "StoreCrashChild", dependencies: ["PaginatedListStore", "PaginatedList", "Signals"],
+                          path: "Tests/StoreCrashChild", swiftSettings: settings),
         .testTarget(name: "PaginatedListTestingTests", dependencies: ["PaginatedListTesting"],
                     swiftSettings: settings),
         // A client written in Swift 6 mode with complete checking: Sendable use from Tasks and @MainActor.
         .testTarget(name: "Swift6ClientTests", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
-        .testTarget(name: "DocsTests", dependencies: ["PaginatedList", "PaginatedListHTTP", "PaginatedListTesting", "Signals"],
+        .testTarget(name: "DocsTests", dependencies: ["PaginatedList", "PaginatedListHTTP", "PaginatedListStore", "PaginatedListTesting", "Signals"],
                     swiftSettings: settings),
     ],
     swiftLanguageModes: [.v6]

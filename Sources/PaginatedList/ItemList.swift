@@ -27,18 +27,18 @@ public struct ItemList<Item> {
     // Its edits and paths are inlinable: a client's appends and edits specialise for its `Item` (`Benchmarks
     // itemlist`, append, view model and edit rows).
     /// The root of the tree (a leaf when `height` is 0); `nil` when the list is empty.
-    @usableFromInline var root: ItemListNode?
+    @usableFromInline private(set) var _root: ItemListNode?
     /// The height of the root: 0 for a leaf.
-    @usableFromInline var height: Int
+    @usableFromInline private(set) var _height: Int
     /// The number of items (`count`), stored here so that the inlinable edits can set it.
-    @usableFromInline var itemCount: Int
+    @usableFromInline private(set) var _count: Int
 
     /// An empty list.
     @inlinable
     public init() {
-        root = nil
-        height = 0
-        itemCount = 0
+        _root = nil
+        _height = 0
+        _count = 0
     }
 
     /// A list of `items`, in order. O(number of items).
@@ -50,15 +50,15 @@ public struct ItemList<Item> {
 
     @inlinable
     init(tree: ItemListTree<Item>?) {
-        root = tree?.node
-        height = tree?.height ?? 0
-        itemCount = tree?.count ?? 0
+        _root = tree?.node
+        _height = tree?.height ?? 0
+        _count = tree?.count ?? 0
     }
 
     /// The tree, for the algorithms; `nil` when the list is empty.
     @inlinable
     var tree: ItemListTree<Item>? {
-        get { root.map { ItemListTree(node: $0, height: height, count: count) } }
+        get { _root.map { ItemListTree(node: $0, height: _height, count: count) } }
         set { self = ItemList(tree: newValue) }
     }
 }
@@ -68,7 +68,7 @@ public struct ItemList<Item> {
 extension ItemList: RandomAccessCollection {
     /// The number of items. O(1).
     @inlinable
-    public var count: Int { itemCount }
+    public var count: Int { _count }
 
     /// The position of the first item: always 0.
     @inlinable
@@ -87,7 +87,7 @@ extension ItemList: RandomAccessCollection {
         get {
             precondition(position >= 0 && position < count, "ItemList index \(position) out of range 0..<\(count)")
             let (node, offset) = unretainedLeaf(at: position)
-            let item = node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ItemListLeaf<Item>.self).items[offset] }
+            let item = node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ItemListLeaf<Item>.self).read { $0[offset] } }
             withExtendedLifetime(self) {}
             return item
         }
@@ -111,26 +111,26 @@ extension ItemList: RandomAccessCollection {
     /// It keeps the list it iterates alive and unchanged: mutating the list meanwhile copies the nodes it
     /// writes, as for any other snapshot.
     public struct Iterator: IteratorProtocol {
-        @usableFromInline let list: ItemList
-        /// The leaf being read (kept alive for `items`).
-        @usableFromInline var leaf: ItemListLeaf<Item>?
-        @usableFromInline var items: UnsafeMutablePointer<Item>?
-        @usableFromInline var offset = 0
-        @usableFromInline var leafCount = 0
+        @usableFromInline let _list: ItemList
+        /// The leaf being read.
+        @usableFromInline private(set) var _leaf: ItemListLeaf<Item>?
+        @usableFromInline private(set) var _offset = 0
+        @usableFromInline private(set) var _leafCount = 0
         /// The list position of the first item of the next leaf.
-        @usableFromInline var nextLeafStart = 0
+        @usableFromInline private(set) var _nextLeafStart = 0
 
         @inlinable
         init(list: ItemList) {
-            self.list = list
+            _list = list
         }
 
         /// The next item, or `nil` after the last one. O(1) amortised.
         @inlinable
         public mutating func next() -> Item? {
-            if offset < leafCount {
-                defer { offset += 1 }
-                return items.unsafelyUnwrapped[offset]
+            if _offset < _leafCount {
+                let offset = _offset
+                _offset = offset &+ 1
+                return _leaf.unsafelyUnwrapped.read { $0[offset] }
             }
             return nextFromNextLeaf()
         }
@@ -138,15 +138,15 @@ extension ItemList: RandomAccessCollection {
         /// Moves to the next leaf and returns its first item; `nil` at the end.
         @inlinable
         mutating func nextFromNextLeaf() -> Item? {
-            guard nextLeafStart < list.count else { return nil }
-            let (found, start) = list.leaf(at: nextLeafStart)
+            guard _nextLeafStart < _list.count else { return nil }
+            let (found, start) = _list.leaf(at: _nextLeafStart)
             precondition(start == 0)
-            leaf = found
-            items = found.items
-            leafCount = found.count
-            nextLeafStart += found.count
-            offset = 1
-            return found.items[0]
+            let (count, first) = found.read { ($0.count, $0[0]) }
+            _leaf = found
+            _leafCount = count
+            _nextLeafStart += count
+            _offset = 1
+            return first
         }
     }
 }
@@ -198,8 +198,9 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
     /// The subscript's setter.
     @inlinable
     mutating func replaceItem(at position: Int, with item: Item) {
+        defer { _checkInvariants() }
         precondition(position >= 0 && position < count, "ItemList index \(position) out of range 0..<\(count)")
-        modifyLeaf(at: position, delta: 0) { leaf, offset in leaf.items[offset] = item }
+        modifyLeaf(at: position, delta: 0) { leaf, offset in leaf[offset] = item }
     }
 
     /// Appends `items` at the end. O(k + log n) for k items; O(k) amortised when the list is not shared.
@@ -252,14 +253,15 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
     mutating func replace(_ range: Range<Int>, with items: UnsafeBufferPointer<Item>) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count,
                      "ItemList range \(range) out of bounds 0..<\(count)")
+        defer { _checkInvariants() }
         if range.isEmpty && items.isEmpty { return }
         if range.count == items.count, items.count <= 4 {
             for (offset, item) in items.enumerated() {
-                modifyLeaf(at: range.lowerBound + offset, delta: 0) { leaf, at in leaf.items[at] = item }
+                modifyLeaf(at: range.lowerBound + offset, delta: 0) { leaf, at in leaf[at] = item }
             }
             return
         }
-        if root != nil, range.isEmpty || items.isEmpty {
+        if _root != nil, range.isEmpty || items.isEmpty {
             // Fast paths inside one leaf.
             // Only the leaf's count is kept: a reference to the leaf would make it look shared.
             let (leafCount, offset) = leafCount(at: range.lowerBound, inserting: range.isEmpty)
@@ -276,7 +278,7 @@ extension ItemList: MutableCollection, RangeReplaceableCollection {
                 return
             }
             if items.isEmpty, offset + range.count <= leafCount,
-               height == 0 ? range.count < leafCount : leafCount - range.count >= ItemListLeaf<Item>.minCount {
+               _height == 0 ? range.count < leafCount : leafCount - range.count >= ItemListLeaf<Item>.minCount {
                 modifyLeaf(at: range.lowerBound, delta: -range.count) { leaf, at in
                     leaf.remove(at ..< at + range.count)
                 }
@@ -298,14 +300,15 @@ extension ItemList {
     /// The descent takes no reference count: the caller keeps the list, and so the whole tree, alive.
     @inlinable
     func unretainedLeaf(at position: Int, inserting: Bool = false) -> (Unmanaged<ItemListNode>, Int) {
-        var node = Unmanaged.passUnretained(root.unsafelyUnwrapped)
+        var node = Unmanaged.passUnretained(_root.unsafelyUnwrapped)
         var offset = position
-        for _ in 0 ..< height {
+        for _ in 0 ..< _height {
             node = node._withUnsafeGuaranteedRef { node in
-                let inner = unsafeDowncast(node, to: ItemListInner.self)
-                let found = inserting ? inner.child(insertingAt: offset) : inner.child(containing: offset)
-                offset = found.offset
-                return Unmanaged.passUnretained(inner.slots[found.slot].node)
+                unsafeDowncast(node, to: ItemListInner.self).read { inner in
+                    let found = inserting ? inner.child(insertingAt: offset) : inner.child(containing: offset)
+                    offset = found.offset
+                    return Unmanaged.passUnretained(inner[found.slot].node)
+                }
             }
         }
         return (node, offset)
@@ -330,46 +333,48 @@ extension ItemList {
     /// Runs `body` on the leaf holding item `position`, made unique (every shared node on the path is
     /// copied), after adding `delta` to the counts on the path. The leaf has room for `delta` more items.
     @inlinable
-    mutating func modifyLeaf(at position: Int, delta: Int, _ body: (ItemListLeaf<Item>, Int) -> Void) {
-        itemCount += delta
-        Self.modify(&root!, height: height, position: position, inserting: false, delta: delta, body)
+    mutating func modifyLeaf(at position: Int, delta: Int, _ body: (ItemListLeafHandle<Item>, Int) -> Void) {
+        _count += delta
+        Self.modify(&_root!, height: _height, position: position, inserting: false, delta: delta, body)
     }
 
     /// `modifyLeaf(at:delta:_:)` for an insertion at `position` (in `0 ... count`).
     @inlinable
-    mutating func modifyLeaf(insertingAt position: Int, delta: Int, _ body: (ItemListLeaf<Item>, Int) -> Void) {
-        itemCount += delta
-        Self.modify(&root!, height: height, position: position, inserting: true, delta: delta, body)
+    mutating func modifyLeaf(insertingAt position: Int, delta: Int, _ body: (ItemListLeafHandle<Item>, Int) -> Void) {
+        _count += delta
+        Self.modify(&_root!, height: _height, position: position, inserting: true, delta: delta, body)
     }
 
     @inlinable
     static func modify(
         _ node: inout ItemListNode, height: Int, position: Int, inserting: Bool, delta: Int,
-        _ body: (ItemListLeaf<Item>, Int) -> Void
+        _ body: (ItemListLeafHandle<Item>, Int) -> Void
     ) {
         if height == 0 {
             let unique = isKnownUniquelyReferenced(&node)
             var leaf = unsafeDowncast(node, to: ItemListLeaf<Item>.self)
-            let needed = leaf.count + Swift.max(delta, 0)
-            if !unique || leaf.room < needed {
+            let (count, room) = leaf.read { ($0.count, $0.room) }
+            let needed = count + Swift.max(delta, 0)
+            if !unique || room < needed {
                 // A private copy is sized to grow (doubling); a copy made because of a snapshot, exactly.
-                let capacity = unique ? Swift.min(ItemListLeaf<Item>.maxCount, Swift.max(needed, 2 * leaf.room)) : needed
+                let capacity = unique ? Swift.min(ItemListLeaf<Item>.maxCount, Swift.max(needed, 2 * room)) : needed
                 leaf = leaf.copy(capacity: capacity)
                 node = leaf
             }
-            body(leaf, position)
+            leaf.update { body($0, position) }
             return
         }
         if !isKnownUniquelyReferenced(&node) {
             node = unsafeDowncast(node, to: ItemListInner.self).copy()
         }
-        let inner = unsafeDowncast(node, to: ItemListInner.self)
-        let found = inserting ? inner.child(insertingAt: position) : inner.child(containing: position)
-        inner.header.pointee.total += delta
-        let slots = inner.slots
-        slots[found.slot].count += delta
-        if delta != 0 { inner.refreshEnds() }
-        modify(&slots[found.slot].node, height: height - 1, position: found.offset, inserting: inserting, delta: delta, body)
+        unsafeDowncast(node, to: ItemListInner.self).update { inner in
+            let found = inserting ? inner.child(insertingAt: position) : inner.child(containing: position)
+            inner.adjust(slot: found.slot, by: delta)
+            if delta != 0 { inner.refreshEnds() }
+            inner.withChild(found.slot) { child in
+                modify(&child, height: height - 1, position: found.offset, inserting: inserting, delta: delta, body)
+            }
+        }
     }
 
     /// Inserts `items` (at most a leaf's worth) at `position`, where the leaf has no room for them,
@@ -377,13 +382,13 @@ extension ItemList {
     /// (a B-tree insertion).
     @inlinable
     mutating func insertSplittingPath(_ items: UnsafeBufferPointer<Item>, at position: Int) {
-        itemCount += items.count
-        guard let sibling = Self.insert(items, at: position, into: &root!, height: height) else { return }
-        let old = root.unsafelyUnwrapped
-        root = ItemListInner.make(height: height + 1, slots: [
-            ItemListTree<Item>.slot(old, height: height), ItemListTree<Item>.slot(sibling, height: height),
+        _count += items.count
+        guard let sibling = Self.insert(items, at: position, into: &_root!, height: _height) else { return }
+        let old = _root.unsafelyUnwrapped
+        _root = ItemListInner.make(height: _height + 1, slots: [
+            ItemListTree<Item>.slot(old, height: _height), ItemListTree<Item>.slot(sibling, height: _height),
         ])
-        height += 1
+        _height += 1
     }
 
     /// Inserts `items` at `position` in the subtree of `node` (made unique first); returns the node's new
@@ -392,64 +397,85 @@ extension ItemList {
     static func insert(
         _ items: UnsafeBufferPointer<Item>, at position: Int, into node: inout ItemListNode, height: Int
     ) -> ItemListNode? {
-        typealias Leaf = ItemListLeaf<Item>
         if height == 0 {
-            let leaf = unsafeDowncast(node, to: Leaf.self)
-            let total = leaf.count + items.count
-            precondition(total > Leaf.maxCount && total <= 2 * Leaf.maxCount)
-            let before = UnsafeBufferPointer(rebasing: leaf.buffer[..<position])
-            let after = UnsafeBufferPointer(rebasing: leaf.buffer[position...])
-            let left = Leaf.make(capacity: total / 2), right = Leaf.make(capacity: total - total / 2)
-            var filled = 0
-            for piece in [before, items, after] {
-                let intoLeft = Swift.max(0, Swift.min(piece.count, total / 2 - filled))
-                left.append(copying: UnsafeBufferPointer(rebasing: piece[..<intoLeft]))
-                right.append(copying: UnsafeBufferPointer(rebasing: piece[intoLeft...]))
-                filled += piece.count
-            }
+            let (left, right) = split(unsafeDowncast(node, to: ItemListLeaf<Item>.self), inserting: items, at: position)
             node = left
             return right
         }
         if !isKnownUniquelyReferenced(&node) {
             node = unsafeDowncast(node, to: ItemListInner.self).copy()
         }
-        let inner = unsafeDowncast(node, to: ItemListInner.self)
-        let found = inner.child(insertingAt: position)
-        inner.header.pointee.total += items.count
-        let slots = inner.slots
-        guard let sibling = insert(items, at: found.offset, into: &slots[found.slot].node, height: height - 1) else {
-            slots[found.slot].count += items.count
-            inner.refreshEnds()
-            return nil
+        // When this node splits: the node that takes its place, and its new right sibling.
+        let split = unsafeDowncast(node, to: ItemListInner.self).update { inner -> (ItemListNode, ItemListNode)? in
+            let found = inner.child(insertingAt: position)
+            let sibling = inner.withChild(found.slot) { child in
+                insert(items, at: found.offset, into: &child, height: height - 1)
+            }
+            guard let sibling else {
+                inner.adjust(slot: found.slot, by: items.count)
+                inner.refreshEnds()
+                return nil
+            }
+            // The child split: its slot counts what it kept, the new slot after it the rest.
+            let added = ItemListTree<Item>.slot(sibling, height: height - 1)
+            inner.adjust(slot: found.slot, by: items.count - added.count)
+            if inner.count < ItemListInner.maxCount {
+                inner.insert(added, at: found.slot + 1)
+                return nil
+            }
+            var all = Array(inner.slots)
+            all.insert(added, at: found.slot + 1)
+            let half = all.count / 2
+            return (ItemListInner.make(height: height, slots: Array(all[..<half])),
+                    ItemListInner.make(height: height, slots: Array(all[half...])))
         }
-        slots[found.slot].count = ItemListTree<Item>.total(slots[found.slot].node, height: height - 1)
-        let added = ItemListTree<Item>.slot(sibling, height: height - 1)
-        if inner.count < ItemListInner.maxCount {
-            (slots + found.slot + 2).moveInitialize(from: slots + found.slot + 1, count: inner.count - found.slot - 1)
-            (slots + found.slot + 1).initialize(to: added)
-            inner.header.pointee.count += 1
-            inner.refreshEnds()
-            return nil
+        guard let (left, right) = split else { return nil }
+        node = left
+        return right
+    }
+
+    /// `leaf`'s items with `items` inserted at `position`, as two new leaves, the first holding half (the
+    /// leaf has no room for them, and together they fit in two).
+    @inlinable
+    static func split(
+        _ leaf: ItemListLeaf<Item>, inserting items: UnsafeBufferPointer<Item>, at position: Int
+    ) -> (ItemListLeaf<Item>, ItemListLeaf<Item>) {
+        typealias Leaf = ItemListLeaf<Item>
+        return leaf.read { leaf in
+            let total = leaf.count + items.count
+            precondition(total > Leaf.maxCount && total <= 2 * Leaf.maxCount)
+            let before = UnsafeBufferPointer(rebasing: leaf.items[..<position])
+            let after = UnsafeBufferPointer(rebasing: leaf.items[position...])
+            let left = Leaf.make(capacity: total / 2), right = Leaf.make(capacity: total - total / 2)
+            left.update { left in
+                right.update { right in
+                    var filled = 0
+                    for piece in [before, items, after] {
+                        let intoLeft = Swift.max(0, Swift.min(piece.count, total / 2 - filled))
+                        left.append(copying: UnsafeBufferPointer(rebasing: piece[..<intoLeft]))
+                        right.append(copying: UnsafeBufferPointer(rebasing: piece[intoLeft...]))
+                        filled += piece.count
+                    }
+                }
+            }
+            return (left, right)
         }
-        var all = Array(inner.buffer)
-        all.insert(added, at: found.slot + 1)
-        let half = all.count / 2
-        node = ItemListInner.make(height: height, slots: Array(all[..<half]))
-        return ItemListInner.make(height: height, slots: Array(all[half...]))
     }
 
     /// Calls `body` with each leaf's items, in order. O(n).
     @inlinable
     func forEachLeaf(_ body: (UnsafeBufferPointer<Item>) -> Void) {
-        guard let root else { return }
+        guard let root = _root else { return }
         func visit(_ node: ItemListNode, _ height: Int) {
             if height == 0 {
-                body(unsafeDowncast(node, to: ItemListLeaf<Item>.self).buffer)
+                unsafeDowncast(node, to: ItemListLeaf<Item>.self).read { body($0.items) }
             } else {
-                for slot in unsafeDowncast(node, to: ItemListInner.self).buffer { visit(slot.node, height - 1) }
+                unsafeDowncast(node, to: ItemListInner.self).read { inner in
+                    for slot in inner.slots { visit(slot.node, height - 1) }
+                }
             }
         }
-        visit(root, height)
+        visit(root, _height)
     }
 }
 
@@ -460,7 +486,7 @@ extension ItemList: Equatable where Item: Equatable {
     @inlinable
     public static func == (lhs: ItemList, rhs: ItemList) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.root === rhs.root { return true }
+        if lhs._root === rhs._root { return true }
         return lhs.elementsEqual(rhs)
     }
 }
@@ -481,6 +507,5 @@ extension ItemList: @unchecked Sendable where Item: Sendable {}
 
 extension ItemList: CustomStringConvertible {
     /// The items, like an array's description.
-    @inlinable
     public var description: String { Array(self).description }
 }

@@ -18,6 +18,10 @@ public struct Page<Item, Failure: Error> {
     /// What the page's source noticed and corrected while loading it (for instance items it dropped as
     /// already loaded); the view model reports each on its `diagnostics` signal when the page lands.
     public let diagnostics: [PaginatedListDiagnostic]
+    /// Where the page is kept outside the view model, for a view model whose pages a store keeps (the
+    /// store's record of the page); `nil` for every other page. The view model keeps it with the page and
+    /// hands it back to the store when the pages it holds change.
+    @usableFromInline package let origin: (any PageOrigin)?
 
     /// A page of `items` followed by what `next` produces (`nil`: this is the last page), with nothing
     /// before it.
@@ -47,9 +51,21 @@ public struct Page<Item, Failure: Error> {
         next: Producer<Page<Item, Failure>, Failure>?,
         diagnostics: [PaginatedListDiagnostic]
     ) {
+        self.init(items: items, previous: previous, next: next, diagnostics: diagnostics, origin: nil)
+    }
+
+    /// A page kept outside the view model (see `origin`).
+    package init(
+        items: [Item],
+        previous: Producer<Page<Item, Failure>, Failure>?,
+        next: Producer<Page<Item, Failure>, Failure>?,
+        diagnostics: [PaginatedListDiagnostic],
+        origin: (any PageOrigin)?
+    ) {
         self.items = items
         self.previous = previous
         self.next = next
         self.diagnostics = diagnostics
+        self.origin = origin
     }
 }

@@ -28,6 +28,9 @@ public enum PaginatedListDiagnostic: Equatable, Sendable {
     /// A page failed with an error that says the same request cannot succeed (`RetryAdvice.doNotRetry`,
     /// an HTTP 404, say): the view model's `AutomaticRetry` does not retry it; `loadNextPage()` does.
     case retryNotAttempted
+    /// A store-backed list could not write an edit (`update`, `remove(id:)`, `insert(_:at:)`) to its store
+    /// (a full disk, a read-only file): the list is unchanged. The value describes the store's error.
+    case editNotStored(String)
     /// A page source corrected its position in a feed that changed while it was paged, or could not: what
     /// it did, and (`SourceCorrection.impact`) whether the list it built may miss items or show some out of
     /// order, so an app can react (refresh, say).

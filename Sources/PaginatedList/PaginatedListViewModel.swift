@@ -77,12 +77,27 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// limit, the page farthest from it is dropped (`changes` sends `.removed`), and loaded again when the
     /// user scrolls back, by the `previous` or `next` of the page now at that end, so memory stays flat
     /// however far they scroll (a source that pages only one way: by the producer that loaded it, kept).
-    public init<D: PaginatedListDependency>(
+    public convenience init<D: PaginatedListDependency>(
         dependency: D, scheduler: any Scheduler = UIScheduler(), retry: AutomaticRetry? = nil, maxPages: Int? = nil
     ) where D.Item == Item, D.Failure == Failure {
-        let core = ViewModelStorage<Item, Failure>(
+        self.init(core: ViewModelStorage<Item, Failure>(
             firstPage: dependency.firstPage, scheduler: scheduler, retry: retry, maxPages: maxPages
-        )
+        ))
+    }
+
+    /// A view model whose pages a store keeps (`PaginatedListStore`'s store-backed lists): its first page
+    /// comes from `keeper`, which also writes what refreshes and edits change before the list shows it.
+    package convenience init<Keeper: PageKeeper>(
+        keeper: Keeper, scheduler: any Scheduler, retry: AutomaticRetry?, maxPages: Int?
+    ) where Keeper.Item == Item, Keeper.Failure == Failure {
+        self.init(core: ViewModelStorage<Item, Failure>(
+            firstPage: KeeperDependency(keeper: keeper).firstPage, keeper: keeper, scheduler: scheduler, retry: retry,
+            maxPages: maxPages
+        ))
+    }
+
+    /// A view model over `core`: its properties are the storage's.
+    init(core: ViewModelStorage<Item, Failure>) {
         self.core = core
         items = Property(core.items)
         loading = Property(core.loading)
@@ -135,7 +150,6 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// meanwhile, and `loadNextPage()` / `loadPreviousPage()` do nothing. A failed refresh keeps the list
     /// and reports on `loadStates.refresh` and `lastError`; refreshing again retries it, and so does an
     /// `AutomaticRetry`. May be called from any thread; runs on the scheduler.
-    @inlinable
     public func refresh() {
         core.submit(.refresh(.replace, check: nil))
     }
@@ -143,7 +157,6 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// `refresh()`, asking `changed` first whether the feed changed since the list loaded (an HTTP
     /// `If-None-Match` request that may answer 304, a version number): `false` ends the refresh with no
     /// page request and no change to the list.
-    @inlinable
     public func refresh(ifChanged changed: Producer<Bool, Failure>) {
         core.submit(.refresh(.replace, check: changed))
     }
@@ -152,20 +165,17 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// until one overlaps the held items below (the gap closes) or the refresh's page budget is spent (the
     /// gap stays open, lower down). Reported on `loadStates.refresh`. Does nothing without a gap or while a
     /// refresh loads. May be called from any thread; runs on the scheduler.
-    @inlinable
     public func fillGap() {
         core.submit(.fillGap)
     }
 
     /// Starts over: interrupts the load in flight, cancels a waiting automatic retry, empties the list and
     /// clears every state; the next `loadNextPage()` loads a fresh first page. May be called from any thread; runs on the scheduler.
-    @inlinable
     public func reset() {
         core.submit(.reset)
     }
 
     /// `reset()`, then `loadNextPage()`, as one command.
-    @inlinable
     public func reload() {
         core.submit(.reload)
     }
@@ -188,7 +198,6 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     ///   - visibleIndex: the row the user is looking at, an index into `items`.
     ///   - prefetchDistance: how many loaded rows below `visibleIndex` still count as "near the end"
     ///     (negative values count as 0).
-    @inlinable
     public func loadNextPageIfNeeded(visibleIndex: Int, prefetchDistance: Int = 5) {
         core.submit(.loadIfNeeded(PrefetchRequest(visibleIndex: visibleIndex, prefetchDistance: prefetchDistance)))
     }
@@ -199,7 +208,6 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// `loadNextPageIfNeeded(visibleIndex:prefetchDistance:)`, at both ends: a request made while an end's
     /// page loads is re-checked when it lands (shifted by the rows that landed above). May be called from
     /// any thread; runs on the scheduler.
-    @inlinable
     public func loadPagesIfNeeded(visibleRows: ClosedRange<Int>, prefetchDistance: Int = 5) {
         core.submit(.loadIfNeeded(PrefetchRequest(visibleRows: visibleRows, prefetchDistance: prefetchDistance)))
     }

@@ -1,23 +1,22 @@
 /// "The user is looking at rows `first...last`; load more when at most `prefetchDistance` rows lie beyond
 /// them": what `loadNextPageIfNeeded(visibleIndex:prefetchDistance:)` and
 /// `loadPagesIfNeeded(visibleRows:prefetchDistance:)` ask, at both ends of the list.
-// `@usableFromInline`: the view model's inlinable commands and machine make one (`Benchmarks itemlist`).
+// `@usableFromInline`: the view model's commands and pending loads carry one; the inlinable landing of a
+// page asks it whether to load on (out of line: only after a prefetch request).
 @usableFromInline
 struct PrefetchRequest: Equatable, Sendable {
     /// The first row the user sees.
-    @usableFromInline private(set) var first: Int
+    private(set) var first: Int
     /// The last row index of the list at which the request still wants the next page:
     /// `last + prefetchDistance`, saturating.
-    @usableFromInline private(set) var reach: Int
+    private(set) var reach: Int
     /// How many rows above `first` still count as "near the top".
-    @usableFromInline let distance: Int
+    let distance: Int
 
-    @usableFromInline
     init(visibleIndex: Int, prefetchDistance: Int) {
         self.init(visibleRows: visibleIndex ... visibleIndex, prefetchDistance: prefetchDistance)
     }
 
-    @usableFromInline
     init(visibleRows: ClosedRange<Int>, prefetchDistance: Int) {
         distance = max(prefetchDistance, 0)
         first = visibleRows.lowerBound
@@ -26,13 +25,13 @@ struct PrefetchRequest: Equatable, Sendable {
     }
 
     /// Whether a list of `count` items ends within the prefetch distance of the rows.
-    @inlinable
+    @usableFromInline
     func wantsMore(count: Int) -> Bool {
         count - 1 <= reach
     }
 
     /// Whether the rows are within the prefetch distance of the top of the list.
-    @inlinable
+    @usableFromInline
     var wantsPrevious: Bool {
         first <= distance
     }

@@ -55,10 +55,13 @@ public struct RetryPolicy: Equatable, Sendable {
     }
 
     /// The delay before retry number `retry` (1-based), spread by `draw`, a random value in `0...1`
-    /// (0 takes `jitter` off, 0.5 adds nothing, 1 adds `jitter`); never more than `maxDelay`.
+    /// (0 takes `jitter` off, 0.5 adds nothing, 1 adds `jitter`); never more than `maxDelay`. A NaN
+    /// `draw` or `jitter` spreads nothing.
     public func delay(beforeRetry retry: Int, draw: Double) -> Duration {
         let spread = min(max(jitter, 0), 1) * (2 * min(max(draw, 0), 1) - 1)
-        let seconds = baseSeconds(beforeRetry: retry) * (1 + spread)
+        let seconds = baseSeconds(beforeRetry: retry) * (1 + (spread.isNaN ? 0 : spread))
+        // `Duration.seconds(_:)` traps on NaN and beyond some 1.7e20 s: `seconds` is neither (at most
+        // `maxDelay`, itself a `Duration`).
         return .seconds(min(max(seconds, 0), maxSeconds))
     }
 

@@ -177,13 +177,13 @@ public struct HTTPClient: Sendable {
         // Cancelling the task (below) makes the handler run with `cancelled`, after the run has
         // ended, so that late error is dropped.
         let task = session.dataTask(with: request) { data, response, error in
-            if let http = response as? HTTPURLResponse, error == nil, let url = http.url ?? request.url {
-                let received = HTTPResponse(data: data ?? Data(), response: http)
-                if let delay = RateLimitHeaders(received).delay, delay > 0 {
-                    limits.record(until: Date().addingTimeInterval(delay), for: url)
-                }
+            let received = (response as? HTTPURLResponse).map {
+                HTTPResponse(data: data ?? Data(), response: $0, longestWait: limits.maxWindow.timeInterval)
             }
-            switch outcome(request: request, data: data, response: response, error: error, accepts: accepts) {
+            if let received, error == nil, let url = received.url ?? request.url {
+                limits.update(after: received, from: url)
+            }
+            switch outcome(request: request, received: received, response: response, error: error, accepts: accepts) {
             case let .success(response):
                 observer.send(value: response)
                 observer.sendCompleted()
@@ -196,7 +196,7 @@ public struct HTTPClient: Sendable {
     }
 
     private static func outcome(
-        request: URLRequest, data: Data?, response: URLResponse?, error: (any Error)?, accepts: (Int) -> Bool
+        request: URLRequest, received: HTTPResponse?, response: URLResponse?, error: (any Error)?, accepts: (Int) -> Bool
     ) -> Result<HTTPResponse, HTTPError> {
         let url = response?.url ?? request.url
         if let error {
@@ -207,13 +207,12 @@ public struct HTTPClient: Sendable {
                 transportCode: urlError?.code.rawValue
             ))
         }
-        guard let http = response as? HTTPURLResponse else {
+        guard let received else {
             return .failure(HTTPError(kind: .transport, url: url, reason: "the response is not an HTTP response"))
         }
-        let received = HTTPResponse(data: data ?? Data(), response: http)
-        guard accepts(http.statusCode) else {
+        guard accepts(received.statusCode) else {
             return .failure(HTTPError(
-                kind: .status, response: received, reason: HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
+                kind: .status, response: received, reason: HTTPURLResponse.localizedString(forStatusCode: received.statusCode)
             ))
         }
         return .success(received)

@@ -67,8 +67,11 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The `URLError` code of a transport failure (`URLError.Code.rawValue`), else `nil`.
     public let transportCode: Int?
     /// How long the server asked the client to wait before the next request, in seconds from when the
-    /// response arrived: from `Retry-After` (seconds, or an HTTP date read against the response's `Date`),
-    /// or from `RateLimit-Reset` / `X-RateLimit-Reset` when the rate limit is used up. `nil` if it did not say.
+    /// response arrived: from `Retry-After` (RFC 9110's whole seconds, or an HTTP date read against the
+    /// response's `Date`), or from `RateLimit-Reset` / `X-RateLimit-Reset` when the rate limit is used up
+    /// (a delay, or a Unix time in seconds or milliseconds). `nil` if it did not say, or named a wait that
+    /// cannot be read or that is longer than the client's `HTTPRateLimits.maxWindow` (a day by default):
+    /// such a wait is not believed, and the retry policy's own backoff applies.
     public let retryAfter: TimeInterval?
     /// The key path a paging style or envelope could not find or read (`response_metadata.next_cursor`),
     /// for `.decoding` errors that come from one; else `nil`.
@@ -100,7 +103,7 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
             kind: kind, url: response.url, statusCode: response.statusCode, headers: response.headers,
             body: response.data, reason: reason,
             serverMessage: serverMessage ?? (response.isJSON ? Self.message(inJSON: response.data) : nil),
-            retryAfter: RateLimitHeaders(response).delay, keyPath: keyPath
+            retryAfter: response.rateLimit.delay, keyPath: keyPath
         )
     }
 
@@ -160,10 +163,10 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// `3 s`, `1.5 s`, `0 s`.
+    /// `3 s`, `1.5 s`, `0 s`; `1e+19 s` for a count of seconds too large for an `Int` (never traps).
     static func seconds(_ interval: TimeInterval) -> String {
         let rounded = (max(interval, 0) * 10).rounded(.up) / 10
-        return rounded == rounded.rounded() ? "\(Int(rounded)) s" : "\(rounded) s"
+        return Int(exactly: rounded).map { "\($0) s" } ?? "\(rounded) s"
     }
 
     /// `text` with every run of whitespace and control characters replaced by one space, trimmed.
@@ -204,12 +207,21 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension HTTPError: RetryAdvising {
-    /// What retrying can achieve: wait at least `retryAfter` when the server gave it; do not retry
-    /// what cannot succeed as sent (a status 400–499 other than 408, 425 and 429; a body that does not
-    /// decode or names a missing key; an error envelope; a malformed or unsupported URL); else retry
-    /// with the policy's backoff (transport failures, 408, 425, 429, 5xx, a non-JSON page from a proxy).
+    /// `seconds` in whole milliseconds, rounded up: 0 for a negative wait, `Int64.max` for one too long to
+    /// count in an `Int64` (never traps); `nil` for NaN.
+    static func milliseconds(_ seconds: TimeInterval) -> Int64? {
+        guard !seconds.isNaN else { return nil }
+        let milliseconds = (seconds * 1000).rounded(.up)
+        return milliseconds <= 0 ? 0 : Int64(exactly: milliseconds) ?? .max
+    }
+
+    /// What retrying can achieve: wait at least `retryAfter` when the server gave it (in whole
+    /// milliseconds, at most `Int64.max` of them; a NaN is no wait); do not retry what cannot succeed as
+    /// sent (a status 400–499 other than 408, 425 and 429; a body that does not decode or names a missing
+    /// key; an error envelope; a malformed or unsupported URL); else retry with the policy's backoff
+    /// (transport failures, 408, 425, 429, 5xx, a non-JSON page from a proxy).
     public var retryAdvice: RetryAdvice {
-        if let retryAfter { return .retryAfter(.milliseconds(Int64((retryAfter * 1000).rounded(.up)))) }
+        if let wait = retryAfter.flatMap(Self.milliseconds) { return .retryAfter(.milliseconds(wait)) }
         switch kind {
         case .transport:
             let permanent: Set<Int> = [URLError.Code.badURL.rawValue, URLError.Code.unsupportedURL.rawValue]

@@ -50,7 +50,7 @@ public struct HTTPPageSource<Item: Decodable & Sendable>: PaginatedListDependenc
     /// The version of the first page last loaded (shared by every copy of the source).
     public var firstPageVersion: HTTPFirstPageVersion { reader.version }
 
-    private let reader: PageReader<Item>
+    let reader: PageReader<Item>
     private let makeFirstPage: @Sendable () -> Producer<Page<Item, HTTPError>, HTTPError>
 
     /// A source of the pages of `url`, paged by `paging`, the items at `items` (`nil`: a top-level array,

@@ -13,6 +13,13 @@ import Signals
 /// `AutomaticRetry` waits. So the rule holds whoever triggers the request: an automatic retry, a manual
 /// `loadNextPage()`, a refresh or a change monitor.
 ///
+/// The server's latest word wins: a later response from the origin that names a wait sets the window to
+/// it (shorter or longer), and one that shows requests go through again (a success that asks for no wait,
+/// or a `RateLimit-Remaining` / `X-RateLimit-Remaining` above 0) closes it. A wait longer than
+/// `maxWindow` (a day by default), or one that cannot be read, is not believed: no window is recorded for
+/// it, and the error's `retryAfter` is `nil`, so the retry policy's own backoff applies. A window can
+/// therefore never outlive `maxWindow`, whatever a server sends.
+///
 /// `HTTPClient` uses `shared` unless given another: every client of the process then respects the
 /// windows of every server. Give clients that use different credentials on the same host (different
 /// limits) their own instance.
@@ -25,11 +32,16 @@ public final class HTTPRateLimits: Sendable {
 
     /// The longest a request waits for a window to close; beyond it, it fails as `.rateLimited`.
     public let maxWait: Duration
+    /// The longest wait a server is believed when it names one: a longer wait (`Retry-After: 99999999`,
+    /// a date in the year 9999) opens no window and gives the error no `retryAfter`.
+    public let maxWindow: Duration
     private let windows: Locked<[String: Date]>
 
-    /// An instance with no window open, holding requests back at most `maxWait` (30 s by default).
-    public init(maxWait: Duration = .seconds(30)) {
+    /// An instance with no window open, holding requests back at most `maxWait` (30 s by default) and
+    /// believing waits of at most `maxWindow` (a day by default).
+    public init(maxWait: Duration = .seconds(30), maxWindow: Duration = .seconds(86_400)) {
         self.maxWait = maxWait
+        self.maxWindow = maxWindow
         windows = Locked([:])
     }
 
@@ -45,18 +57,37 @@ public final class HTTPRateLimits: Sendable {
         }
     }
 
-    /// Opens (or extends; a window never shrinks) the window of `url`'s origin until `end`.
+    /// Sets the window of `url`'s origin to end at `end`, opening, extending or shortening it (a date
+    /// already passed closes it); an `end` more than `maxWindow` from now is not believed and changes
+    /// nothing.
     public func record(until end: Date, for url: URL) {
+        let now = Date()
+        guard end.timeIntervalSince(now) <= maxWindow.timeInterval else { return }
         let key = Self.origin(of: url)
         windows.withLock { windows in
-            if let current = windows[key], current >= end { return }
-            windows[key] = end
+            windows[key] = end > now ? end : nil
         }
+    }
+
+    /// Closes the window of `url`'s origin, if one is open.
+    public func clear(for url: URL) {
+        let key = Self.origin(of: url)
+        windows.withLock { windows in windows[key] = nil }
     }
 
     /// Closes every window.
     public func clear() {
         windows.withLock { $0.removeAll() }
+    }
+
+    /// Follows what `response`, which came from `url`'s origin just now, says about the window: sets it
+    /// to the wait it names, closes it when it shows requests go through, else leaves it.
+    func update(after response: HTTPResponse, from url: URL) {
+        switch response.rateLimit.window {
+        case let .wait(delay): record(until: Date().addingTimeInterval(delay), for: url)
+        case .open: clear(for: url)
+        case .unknown: break
+        }
     }
 
     /// `https://api.example.com:443`: what a window belongs to.

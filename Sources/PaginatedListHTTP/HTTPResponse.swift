@@ -9,11 +9,20 @@ public struct HTTPResponse: Sendable {
     public let data: Data
     /// The response's status line and headers.
     public let response: HTTPURLResponse
+    /// What the headers say about the origin's rate-limit window, read when the response arrived.
+    let rateLimit: RateLimitHeaders
 
     /// A response of `data` described by `response`.
     public init(data: Data, response: HTTPURLResponse) {
+        self.init(data: data, response: response, longestWait: RateLimitHeaders.defaultLongest)
+    }
+
+    /// A response of `data` described by `response`, that arrived now, believing a wait of at most
+    /// `longestWait` seconds (`HTTPRateLimits.maxWindow`).
+    init(data: Data, response: HTTPURLResponse, longestWait: TimeInterval) {
         self.data = data
         self.response = response
+        rateLimit = RateLimitHeaders(response, longest: longestWait)
     }
 
     /// The status code.

@@ -24,6 +24,10 @@ public struct HTTPValidators: Equatable, Sendable {
 
     /// `request` with `If-None-Match` and `If-Modified-Since` set from the validators, and the local
     /// cache bypassed so that the server's `304` reaches the caller.
+    ///
+    /// A validator that cannot be a header value (a CR, LF or NUL in it, which RFC 9110 forbids and
+    /// `URLRequest` refuses) is not sent: without the other, the request is unconditional, and the
+    /// server answers it in full.
     public func applied(to request: URLRequest) -> URLRequest {
         var request = request
         request.cachePolicy = .reloadIgnoringLocalCacheData

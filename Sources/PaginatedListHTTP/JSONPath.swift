@@ -8,8 +8,12 @@ public struct JSONPath: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
     public let components: [String]
 
     /// The path `dotted` (`"meta.next"`); `""` is the body itself.
+    ///
+    /// Every `.` splits, even one that a combining mark after it joins into one character with it
+    /// (`"a.\u{301}b"` is `a` then `\u{301}b`): the split is over Unicode scalars, as a JSON key is.
     public init(_ dotted: String) {
-        components = dotted.split(separator: ".", omittingEmptySubsequences: true).map(String.init)
+        components = dotted.unicodeScalars.split(separator: ".", omittingEmptySubsequences: true)
+            .map { String(String.UnicodeScalarView($0)) }
     }
 
     /// The path through `components`.

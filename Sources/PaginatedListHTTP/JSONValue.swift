@@ -2,6 +2,10 @@ import Foundation
 
 /// A JSON value read at a key path: what paging styles and error envelopes look at (cursors, flags,
 /// totals, error messages).
+///
+/// Reading one never fails where the decoder has a value: a value no Swift type reads (a number beyond
+/// `Double`'s range, a string with an unescaped control character) is `.unreadable`, so that a key that
+/// is there is never taken for a key left out (which may end a list).
 enum JSONValue: Decodable, Equatable, Sendable {
     case null
     case bool(Bool)
@@ -11,6 +15,8 @@ enum JSONValue: Decodable, Equatable, Sendable {
     case array([JSONValue])
     /// Keys as the decoder presents them (converted to camelCase by a snake_case strategy).
     case object([String: JSONValue])
+    /// A value there that cannot be read: a number beyond `Double`'s range, a string the decoder refuses.
+    case unreadable
 
     init(from decoder: any Decoder) throws {
         if let object = try? decoder.container(keyedBy: AnyKey.self) {
@@ -31,8 +37,10 @@ enum JSONValue: Decodable, Equatable, Sendable {
                 self = .integer(integer)
             } else if let number = try? single.decode(Double.self) {
                 self = .number(number)
+            } else if let string = try? single.decode(String.self) {
+                self = .string(string)
             } else {
-                self = .string(try single.decode(String.self))
+                self = .unreadable
             }
         }
     }
@@ -48,7 +56,9 @@ enum JSONValue: Decodable, Equatable, Sendable {
         switch self {
         case let .string(string): string
         case let .integer(integer): String(integer)
-        case let .number(number): number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case let .number(number):
+            // Whole numbers below 10¹⁵ (exact in a `Double`) without `.0`; the others as `Double` writes them.
+            if abs(number) < 1e15, let whole = Int64(exactly: number) { String(whole) } else { String(number) }
         default: nil
         }
     }
@@ -71,6 +81,7 @@ enum JSONValue: Decodable, Equatable, Sendable {
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
+        case .unreadable: "a value that cannot be read (a number out of range, or a string with a raw control character)"
         }
     }
 
@@ -95,11 +106,16 @@ struct AnyKey: CodingKey {
     init?(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
 
-    /// `next_cursor` → `nextCursor`, as `.convertFromSnakeCase` reads it.
+    /// `next_cursor` → `nextCursor`, exactly as `.convertFromSnakeCase` reads it: leading and trailing
+    /// underscores are kept (`_next_cursor_` → `_nextCursor_`), and a name of one word is left as it is.
     static func camelCase(_ name: String) -> String {
-        let parts = name.split(separator: "_")
-        guard parts.count > 1 else { return name }
-        return ([parts[0].lowercased()] + parts.dropFirst().map { $0.capitalized }).joined()
+        guard let first = name.firstIndex(where: { $0 != "_" }) else { return name }
+        var last = name.index(before: name.endIndex)
+        while last > first, name[last] == "_" { name.formIndex(before: &last) }
+        let words = name[first ... last].split(separator: "_")
+        guard words.count > 1 else { return name }
+        let joined = ([words[0].lowercased()] + words.dropFirst().map { $0.capitalized }).joined()
+        return name[..<first] + joined + name[name.index(after: last)...]
     }
 
     /// The key of `container` spelled `name` or its camelCase form, if there is one.

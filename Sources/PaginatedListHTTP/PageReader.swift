@@ -94,6 +94,22 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
         return target
     }
 
+    /// The target of the first readable link of `relations` in `response`'s `Link` header; `.end` when
+    /// no link names them. A header that names them only in links that cannot be read (a `>` cut off, a
+    /// target that is not a URL) fails with `.decoding` at `Link`: taking it for the last page would end
+    /// the list silently.
+    private func linked(_ relations: [String], in response: HTTPResponse) throws(HTTPError) -> NextPage {
+        guard let header = response.header("Link") else { return .end }
+        switch WebLink.lookup(relations, in: header, relativeTo: response.url ?? url) {
+        case let .found(target): return .url(target)
+        case .absent: return .end
+        case let .unreadable(part):
+            throw HTTPError(kind: .decoding, response: response,
+                            reason: #"the Link header's rel="\#(relations[0])" link cannot be read (\#(part.problem)): \#(part.text)"#,
+                            keyPath: "Link")
+        }
+    }
+
     /// Where the page after `page` is, by the style (page numbers and offsets count for themselves: `.end`).
     func next(after page: ReadPage<Item>) throws(HTTPError) -> NextPage {
         let response = page.response
@@ -136,9 +152,7 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
             }
             return try linkedURL(value, at: path, in: response).map(NextPage.url) ?? .end
         case let .linkHeader(relation):
-            guard let header = response.header("Link"),
-                  let next = WebLink.target(of: relation, in: header, relativeTo: response.url ?? url) else { return .end }
-            return .url(next)
+            return try linked([relation], in: response)
         }
     }
 
@@ -149,10 +163,7 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
         let response = page.response
         switch pagination.style {
         case .linkHeader:
-            guard let header = response.header("Link"),
-                  let link = WebLink.parse(header, relativeTo: response.url ?? url)
-                      .first(where: { $0.has(relation: "prev") || $0.has(relation: "previous") }) else { return .end }
-            return .url(link.target)
+            return try linked(["prev", "previous"], in: response)
         case .cursor:
             guard let path = pagination.previous else { return .end }
             guard let value = page.values[path] else { throw Self.missing(path, "the previous page's cursor", in: response) }

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// `parse(_:relativeTo:)` reads any number of links, parameters with quoted (escapes and commas
 /// included) or bare values, and resolves relative targets against the request's URL. Parts it cannot
-/// read are skipped, never guessed.
+/// read are skipped, never guessed (the page sources of `.linkHeader()` fail a page whose `Link` header
+/// names the relation they follow only in parts that cannot be read).
 public struct WebLink: Equatable, Sendable {
     /// The link's target, resolved to an absolute URL.
     public let target: URL
@@ -26,7 +27,7 @@ public struct WebLink: Equatable, Sendable {
             lowered[name.lowercased()] = value
         }
         self.parameters = lowered
-        relations = (lowered["rel"] ?? "").lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        relations = Self.relations(of: lowered)
     }
 
     /// Whether the link has relation type `relation` (case-insensitive).
@@ -34,46 +35,98 @@ public struct WebLink: Equatable, Sendable {
         relations.contains(relation.lowercased())
     }
 
-    /// The links of a `Link` header value, in order, targets resolved against `base`.
+    /// The links of a `Link` header value, in order, targets resolved against `base`; the parts that
+    /// cannot be read (a target not closed by `>`, not in `<` `>`, or not a URL) are skipped.
     public static func parse(_ header: String, relativeTo base: URL?) -> [WebLink] {
-        var scanner = Scanner(Array(header.unicodeScalars))
-        var links: [WebLink] = []
-        while !scanner.isAtEnd {
-            scanner.skip { $0 == "," || $0.properties.isWhitespace }
-            guard !scanner.isAtEnd else { break }
-            guard scanner.take("<") else {
-                scanner.skipToNextLink()
-                continue
-            }
-            let reference = scanner.read { $0 != ">" }
-            guard scanner.take(">") else { break }
-            var parameters: [String: String] = [:]
-            while true {
-                scanner.skipWhitespace()
-                guard scanner.take(";") else { break }
-                scanner.skipWhitespace()
-                let name = scanner.read { $0 != "=" && $0 != ";" && $0 != "," && !$0.properties.isWhitespace }
-                scanner.skipWhitespace()
-                var value = ""
-                if scanner.take("=") {
-                    scanner.skipWhitespace()
-                    value = scanner.peek == "\"" ? scanner.readQuoted()
-                        : scanner.read { $0 != ";" && $0 != "," && !$0.properties.isWhitespace }
-                }
-                if !name.isEmpty, parameters[name.lowercased()] == nil { parameters[name.lowercased()] = value }
-            }
-            scanner.skipToNextLink()
-            let trimmed = reference.trimmingCharacters(in: .whitespaces)
-            if let target = URL(string: trimmed, relativeTo: base)?.absoluteURL {
-                links.append(WebLink(target: target, parameters: parameters))
-            }
-        }
-        return links
+        read(header, relativeTo: base).compactMap { try? $0.link.get() }
     }
 
     /// The target of the first link with relation `relation` in a `Link` header value, if any.
     public static func target(of relation: String, in header: String, relativeTo base: URL?) -> URL? {
         parse(header, relativeTo: base).first { $0.has(relation: relation) }?.target
+    }
+
+    /// The relation types of lowercased `parameters`' `rel`, lowercased.
+    private static func relations(of parameters: [String: String]) -> [String] {
+        (parameters["rel"] ?? "").lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    // MARK: - Reading every part
+
+    /// Why a part of a `Link` header is not a link: what is wrong, and the part as written.
+    struct Unreadable: Error, Equatable {
+        /// What is wrong with it (`no ">" closes its target`).
+        let problem: String
+        /// The part of the header, as written.
+        let text: String
+    }
+
+    /// One comma-separated part of a `Link` header: the link, or why it cannot be read, and the
+    /// relation types its parameters name either way.
+    struct Part {
+        let relations: [String]
+        let link: Result<WebLink, Unreadable>
+    }
+
+    /// What a `Link` header says of a relation: the first readable link's target; `.absent` when no
+    /// part names the relation; `.unreadable` when parts name it but none of them can be read.
+    enum Lookup: Equatable {
+        case found(URL)
+        case absent
+        case unreadable(Unreadable)
+    }
+
+    /// The target of the first readable link in `header` with one of `relations`, or why there is none.
+    static func lookup(_ relations: [String], in header: String, relativeTo base: URL?) -> Lookup {
+        var unreadable: Unreadable?
+        for part in read(header, relativeTo: base) where relations.contains(where: part.relations.contains) {
+            switch part.link {
+            case let .success(link): return .found(link.target)
+            case let .failure(reason): unreadable = unreadable ?? reason
+            }
+        }
+        return unreadable.map(Lookup.unreadable) ?? .absent
+    }
+
+    /// Every part of a `Link` header value, in order, targets resolved against `base`. A target not
+    /// closed by `>` (a header a proxy cut short) is taken to end where its parameters start, so that
+    /// the relations it names are still known.
+    static func read(_ header: String, relativeTo base: URL?) -> [Part] {
+        var scanner = Scanner(Array(header.unicodeScalars))
+        var parts: [Part] = []
+        while !scanner.isAtEnd {
+            scanner.skip { $0 == "," || $0.properties.isWhitespace }
+            guard !scanner.isAtEnd else { break }
+            let start = scanner.index
+            var problem: String?
+            var reference: String
+            if scanner.take("<") {
+                reference = scanner.read { $0 != ">" && $0 != "<" }
+                if !scanner.take(">") {
+                    scanner.index = start + 1
+                    reference = scanner.read { $0 != ";" && $0 != "," }
+                    problem = #"no ">" closes its target"#
+                }
+            } else {
+                reference = scanner.read { $0 != ";" && $0 != "," }
+                problem = #"its target is not in "<" ">""#
+            }
+            let parameters = scanner.readParameters()
+            let text = String(String.UnicodeScalarView(scanner.characters[start ..< scanner.index]))
+                .trimmingCharacters(in: .whitespaces)
+            scanner.skipToNextLink()
+            let trimmed = reference.trimmingCharacters(in: .whitespaces)
+            let link: Result<WebLink, Unreadable>
+            if let problem {
+                link = .failure(Unreadable(problem: problem, text: text))
+            } else if let target = URL(string: trimmed, relativeTo: base)?.absoluteURL {
+                link = .success(WebLink(target: target, parameters: parameters))
+            } else {
+                link = .failure(Unreadable(problem: "its target is not a URL", text: text))
+            }
+            parts.append(Part(relations: relations(of: parameters), link: link))
+        }
+        return parts
     }
 
     /// A cursor over the header's characters.
@@ -122,6 +175,26 @@ public struct WebLink: Equatable, Sendable {
                 }
             }
             return String(text)
+        }
+
+        /// The parameters at the cursor (`; rel="next"; title=end`), names lowercased, values unquoted;
+        /// the first occurrence of a name wins.
+        mutating func readParameters() -> [String: String] {
+            var parameters: [String: String] = [:]
+            while true {
+                skipWhitespace()
+                guard take(";") else { break }
+                skipWhitespace()
+                let name = read { $0 != "=" && $0 != ";" && $0 != "," && !$0.properties.isWhitespace }
+                skipWhitespace()
+                var value = ""
+                if take("=") {
+                    skipWhitespace()
+                    value = peek == "\"" ? readQuoted() : read { $0 != ";" && $0 != "," && !$0.properties.isWhitespace }
+                }
+                if !name.isEmpty, parameters[name.lowercased()] == nil { parameters[name.lowercased()] = value }
+            }
+            return parameters
         }
 
         /// Skips to just after the next comma that is outside quotes and angle brackets.

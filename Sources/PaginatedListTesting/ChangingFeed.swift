@@ -33,8 +33,8 @@ import Signals
 /// }
 /// ```
 public final class ChangingFeed: Sendable {
-    /// An item of the feed: an identity and a payload revision.
-    public struct Item: Identifiable, Hashable, Sendable, CustomStringConvertible {
+    /// An item of the feed: an identity and a payload revision (`Codable`, to keep it in a store).
+    public struct Item: Identifiable, Hashable, Codable, Sendable, CustomStringConvertible {
         /// The item's identity: `0 ..< count` for the initial items, then counting up for inserted ones.
         public let id: Int
         /// How many times the item's payload was edited (`Change.edit`).

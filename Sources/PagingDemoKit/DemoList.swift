@@ -1,4 +1,6 @@
+import Foundation
 import PaginatedList
+import PaginatedListStore
 import Signals
 
 /// The demo's list, for both modes: the view model, the simulated feed (if any), the screen's cursor kept
@@ -12,6 +14,8 @@ package final class DemoList: Sendable {
     package let viewModel: PaginatedListViewModel<Row, FeedError>
     /// The simulated feed, or `nil` when the list pages an HTTP endpoint.
     package let feed: SimulatedFeed?
+    /// The store's feed, with `--store`.
+    package let stored: StoredFeed<Row>?
     private let churn: Int
     private let state: StateBox
     private let observations: [any Disposable]
@@ -30,15 +34,30 @@ package final class DemoList: Sendable {
         var rows = ItemList<Row>()
         /// Ids for the posts `new` makes over an HTTP endpoint (no feed to ask): counting down from -1.
         var nextLocalID = -1
+        /// Where the rows came from, with `--store`.
+        var store: StoreStatus?
+        /// Whether the last refresh state seen was loading.
+        var refreshing = false
     }
 
     /// The list `options` describe, delivering on `scheduler`.
-    package init(options: DemoOptions, scheduler: any Scheduler) {
-        (viewModel, feed) = options.makeList(scheduler: scheduler)
+    ///
+    /// - Throws: with `--store`, the store's error when its file cannot be opened.
+    package init(options: DemoOptions, scheduler: any Scheduler) throws(StoreError) {
+        (viewModel, feed, stored) = try options.makeList(scheduler: scheduler)
         churn = options.churn
-        let state = StateBox(State(screen: ListScreen(prefetchDistance: options.prefetch, startRow: options.start)))
+        var initial = State(screen: ListScreen(prefetchDistance: options.prefetch, startRow: options.start))
+        initial.store = try stored.map { stored throws(StoreError) in StoreStatus(opened: try stored.info()) }
+        let state = StateBox(initial)
         self.state = state
         observations = [
+            viewModel.loadStates.signal.observeValues { states in
+                state.withLock { state in
+                    let loading = states.refresh == .loading
+                    if state.refreshing, !loading, states.refresh.error == nil { state.store?.refreshed = true }
+                    state.refreshing = loading
+                }
+            },
             viewModel.items.signal.observeValues { rows in
                 state.withLock { state in
                     state.rows = rows
@@ -53,6 +72,11 @@ package final class DemoList: Sendable {
 
     deinit {
         for observation in observations { observation.dispose() }
+    }
+
+    /// What the status line says about the store (`--store`), `now`; `nil` without a store.
+    package func storeStatus(now: Date = Date()) -> String? {
+        state.withLock { $0.store?.text(now: now) }
     }
 
     /// The screen, read or changed under the lock.

@@ -1,6 +1,7 @@
 import Foundation
 import PaginatedList
 import PaginatedListHTTP
+import PaginatedListStore
 import Signals
 
 /// The demo's settings, from its command line.
@@ -37,6 +38,8 @@ package struct DemoOptions: Equatable, Sendable {
     /// The most pages the list holds (`--max-pages`): pages beyond it are dropped away from where the
     /// user scrolls, and loaded again on the way back.
     package var maxPages: Int?
+    /// The store file the list keeps its pages in (`--store`): the rows are there at the next launch, offline.
+    package var storePath: String?
 
     package init() {}
 
@@ -50,14 +53,22 @@ package struct DemoOptions: Equatable, Sendable {
 
     /// The list these options describe, delivering on `scheduler`: over the HTTP endpoint (through the
     /// `style`'s source) if `url` is set, else over the simulated feed through the `source` (the feed is
-    /// also returned, for the commands that drive it and the audit).
-    package func makeList(scheduler: any Scheduler) -> (list: PaginatedListViewModel<Row, FeedError>, simulated: SimulatedFeed?) {
+    /// also returned, for the commands that drive it and the audit); with `storePath`, store-backed (the
+    /// store's feed is returned too).
+    ///
+    /// - Throws: the store's error when `storePath` names a file the store cannot open.
+    package func makeList(scheduler: any Scheduler) throws(StoreError)
+        -> (list: PaginatedListViewModel<Row, FeedError>, simulated: SimulatedFeed?, stored: StoredFeed<Row>?) {
         if let url {
             let feed = HTTPDemoFeed(url: url, style: style, pageSize: pageSize, items: itemsPath)
-            return (PaginatedListViewModel(dependency: feed, scheduler: scheduler, maxPages: maxPages), nil)
+            return (PaginatedListViewModel(dependency: feed, scheduler: scheduler, maxPages: maxPages), nil, nil)
         }
         let feed = makeFeed()
-        return (makeViewModel(feed: feed, scheduler: scheduler), feed)
+        if let storePath {
+            let stored = try PagingStore(path: storePath).feed("paging-demo", of: Row.self)
+            return (makeStoredViewModel(feed: feed, stored: stored, scheduler: scheduler), feed, stored)
+        }
+        return (makeViewModel(feed: feed, scheduler: scheduler), feed, nil)
     }
 
     /// The simulated feed these options describe.
@@ -160,6 +171,10 @@ extension DemoInvocation {
                 simulatedOnly.insert("--start")
             case "max-pages":
                 options.maxPages = try integer(try nextValue(), for: name, atLeast: 1)
+            case "store":
+                let path = try nextValue()
+                guard !path.isEmpty else { throw OptionsError(message: "--store needs a file path") }
+                options.storePath = path
             default:
                 throw OptionsError(message: "unknown option '--\(name)'")
             }
@@ -176,6 +191,14 @@ extension DemoInvocation {
         if options.start != nil, options.url == nil, [.cursor, .ids].contains(options.source) {
             throw OptionsError(message: "--start opens the list in the middle through --source simulated, page, "
                 + "offset or array; --source \(options.source.rawValue) always starts at the first page")
+        }
+        if options.storePath != nil, options.url != nil {
+            throw OptionsError(message: "--store keeps the simulated feed's pages; it does not work with --url yet")
+        }
+        if options.storePath != nil, options.source == .offset {
+            throw OptionsError(message: "--store goes on from the keys it stored, and --source offset's corrections "
+                + "cannot be resumed from a key (they need the pages loaded in memory); use simulated, page, cursor, "
+                + "ids or array")
         }
         if options.source == .array && options.churn > 0 {
             throw OptionsError(message: "--churn changes the feed, but --source array pages a copy taken at start; "
@@ -241,6 +264,10 @@ extension DemoInvocation {
           --max-pages N        hold at most N pages: the pages farthest from where you scroll are
                                dropped and loaded again when you come back (the status line counts
                                the rows held and dropped)
+          --store FILE         keep the pages in a store (SQLite) at FILE: quit, start again (say with
+                               --failure-rate 1, offline), and the rows are there; the status line says
+                               they came from the store and how old they are. The list refreshes
+                               (.mergeOnTop) once the stored rows land. Not with --url or --source offset
           --script LIST        comma-separated commands:
                                  next    loadNextPage()
                                  retry   loadNextPage() after a failure (retries the failed page)

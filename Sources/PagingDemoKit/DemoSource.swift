@@ -33,7 +33,7 @@ package enum DemoSource: String, CaseIterable, Equatable, Sendable {
 
 /// A cursor for the demo's `CursorSource`: the feed's cursor (the last row's ID) and the number of the
 /// page it ends, for failure messages.
-package struct DemoCursor: Equatable, Sendable {
+package struct DemoCursor: Codable, Hashable, Sendable {
     package let afterID: Int
     package let page: Int
 }
@@ -43,62 +43,84 @@ extension DemoOptions {
     /// `start`, the source opens at the page that holds that row (the simulated chain, page numbers,
     /// offsets and the array; the options refuse a start for the others).
     package func makeViewModel(feed: SimulatedFeed, scheduler: any Scheduler) -> PaginatedListViewModel<Row, FeedError> {
-        let size = pageSize
         switch source {
         case .simulated:
-            return PaginatedListViewModel(dependency: feed, scheduler: scheduler, maxPages: maxPages)
+            PaginatedListViewModel(dependency: feed, scheduler: scheduler, maxPages: maxPages)
         case .page:
-            let source = PageNumberSource<Row, FeedError>(startPage: feed.startOffset / size + 1, pageSize: size) { page, size in
-                feed.request(page: page) { rows in
-                    let response = rows.page(page, size: size, includeTotals: true)
-                    return PageNumberResponse(items: response.items.map(Row.init), totalPages: response.totalPages,
-                                              totalItems: response.totalItems)
-                }
-            }
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
+            PaginatedListViewModel(dependency: pageNumberSource(feed), scheduler: scheduler, maxPages: maxPages)
         case .offset:
-            let source = OffsetSource<Row, FeedError>(limit: size, start: feed.startOffset) { offset, limit in
-                // After the first page a window starts `overlap` rows early: page k starts at k·size − overlap.
-                feed.request(page: (offset + OffsetSource<Row, FeedError>.overlap) / size + 1) { rows in rows.offset(offset, limit: limit).map(Row.init) }
-            }
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
+            PaginatedListViewModel(dependency: offsetSource(feed), scheduler: scheduler, maxPages: maxPages)
         case .cursor:
-            let source = CursorSource<Row, DemoCursor, FeedError> { cursor in
-                let page = (cursor?.page ?? 0) + 1
-                return feed.request(page: page) { rows in
-                    let response = rows.cursor(after: cursor.map { $0.afterID - 1 }, limit: size)
-                    return CursorResponse(items: response.items.map(Row.init),
-                                          nextCursor: response.nextCursor.map { DemoCursor(afterID: $0 + 1, page: page) })
-                }
-            }
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
+            PaginatedListViewModel(dependency: cursorSource(feed), scheduler: scheduler, maxPages: maxPages)
         case .ids:
-            let positions = SnapshotPositions()
-            let source = IDSnapshotSource<Row, FeedError>(
-                batchSize: size,
-                fetchIDs: {
-                    feed.request(page: 1) { rows in
-                        let ids = rows.ids().map { $0 + 1 }
-                        positions.record(ids)
-                        return ids
-                    }
-                },
-                fetchItems: { ids in
-                    feed.request(page: positions.page(of: ids.first, size: size)) { rows in
-                        rows.items(ids: ids.map { $0 - 1 }).map(Row.init)
-                    }
-                }
-            )
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
+            PaginatedListViewModel(dependency: idSnapshotSource(feed), scheduler: scheduler, maxPages: maxPages)
         case .array:
-            let rows = feed.rows.currentItems.map(Row.init)
-            // With a latency, pages arrive on a queue of their own after the delay; without, inside `start`.
-            let delivery = feed.latency > .zero ? QueueScheduler(label: "paging-demo.array") : nil
-            let source = ArraySource<Row, FeedError>(rows, pageSize: size, start: feed.startOffset, latency: feed.latency,
-                                                     on: delivery) { index, _ in
-                feed.drawFailure(page: index + 1)
+            PaginatedListViewModel(dependency: arraySource(feed), scheduler: scheduler, maxPages: maxPages)
+        }
+    }
+
+    /// `PageNumberSource` over the feed: `page=N&size=S`, with totals, opening at the start row's page.
+    func pageNumberSource(_ feed: SimulatedFeed) -> PageNumberSource<Row, FeedError> {
+        PageNumberSource<Row, FeedError>(startPage: feed.startOffset / pageSize + 1, pageSize: pageSize) { page, size in
+            feed.request(page: page) { rows in
+                let response = rows.page(page, size: size, includeTotals: true)
+                return PageNumberResponse(items: response.items.map(Row.init), totalPages: response.totalPages,
+                                          totalItems: response.totalItems)
             }
-            return PaginatedListViewModel(dependency: source, scheduler: scheduler, maxPages: maxPages)
+        }
+    }
+
+    /// `OffsetSource` over the feed: `offset=O&limit=L` with its overlap and corrections.
+    func offsetSource(_ feed: SimulatedFeed) -> OffsetSource<Row, FeedError> {
+        let size = pageSize
+        return OffsetSource<Row, FeedError>(limit: size, start: feed.startOffset) { offset, limit in
+            // After the first page a window starts `overlap` rows early: page k starts at k·size − overlap.
+            feed.request(page: (offset + OffsetSource<Row, FeedError>.overlap) / size + 1) { rows in rows.offset(offset, limit: limit).map(Row.init) }
+        }
+    }
+
+    /// `CursorSource` over the feed: `after=ID&limit=L`.
+    func cursorSource(_ feed: SimulatedFeed) -> CursorSource<Row, DemoCursor, FeedError> {
+        let size = pageSize
+        return CursorSource<Row, DemoCursor, FeedError> { cursor in
+            let page = (cursor?.page ?? 0) + 1
+            return feed.request(page: page) { rows in
+                let response = rows.cursor(after: cursor.map { $0.afterID - 1 }, limit: size)
+                return CursorResponse(items: response.items.map(Row.init),
+                                      nextCursor: response.nextCursor.map { DemoCursor(afterID: $0 + 1, page: page) })
+            }
+        }
+    }
+
+    /// `IDSnapshotSource` over the feed: the IDs once, then the rows of each batch.
+    func idSnapshotSource(_ feed: SimulatedFeed) -> IDSnapshotSource<Row, FeedError> {
+        let size = pageSize
+        let positions = SnapshotPositions()
+        return IDSnapshotSource<Row, FeedError>(
+            batchSize: size,
+            fetchIDs: {
+                feed.request(page: 1) { rows in
+                    let ids = rows.ids().map { $0 + 1 }
+                    positions.record(ids)
+                    return ids
+                }
+            },
+            fetchItems: { ids in
+                feed.request(page: positions.page(of: ids.first, size: size)) { rows in
+                    rows.items(ids: ids.map { $0 - 1 }).map(Row.init)
+                }
+            }
+        )
+    }
+
+    /// `ArraySource` over a copy of the feed's rows, with its latency and failures.
+    func arraySource(_ feed: SimulatedFeed) -> ArraySource<Row, FeedError> {
+        let rows = feed.rows.currentItems.map(Row.init)
+        // With a latency, pages arrive on a queue of their own after the delay; without, inside `start`.
+        let delivery = feed.latency > .zero ? QueueScheduler(label: "paging-demo.array") : nil
+        return ArraySource<Row, FeedError>(rows, pageSize: pageSize, start: feed.startOffset, latency: feed.latency,
+                                           on: delivery) { index, _ in
+            feed.drawFailure(page: index + 1)
         }
     }
 }
@@ -154,6 +176,7 @@ extension PaginatedListDiagnostic {
         case let .emptyPagesLimitReached(count):
             "diagnostic: \(count) empty pages in a row; stopped loading until asked again"
         case .retryNotAttempted: "diagnostic: the failure cannot succeed as sent; no automatic retry"
+        case let .editNotStored(reason): "diagnostic: an edit could not be stored (\(reason)); the list is unchanged"
         }
     }
 
@@ -176,6 +199,7 @@ extension PaginatedListDiagnostic {
         case .retriesExhausted: "retries used up"
         case let .emptyPagesLimitReached(count): "\(count) empty pages; paused"
         case .retryNotAttempted: "not retried"
+        case .editNotStored: "edit not stored"
         }
     }
 

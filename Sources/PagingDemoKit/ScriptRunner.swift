@@ -1,5 +1,6 @@
 import Foundation
 import PaginatedList
+import PaginatedListStore
 import PaginatedListTesting
 import Signals
 
@@ -176,9 +177,10 @@ package final class ScriptRunner {
     /// How long `wait` waits for a load before it gives up and reports the state as it is.
     package var waitTimeout: Duration = .seconds(30)
 
-    package init(options: DemoOptions) {
+    /// - Throws: with `--store`, the store's error when its file cannot be opened.
+    package init(options: DemoOptions) throws(StoreError) {
         self.options = options
-        list = DemoList(options: options, scheduler: QueueScheduler(queue: queue))
+        list = try DemoList(options: options, scheduler: QueueScheduler(queue: queue))
         showsWindow = options.start != nil || options.maxPages != nil
             || (options.script ?? []).contains(where: \.isLivingList)
         observation = list.viewModel.diagnostics.observeValues { [log] in log.append($0) }
@@ -191,6 +193,7 @@ package final class ScriptRunner {
     /// Runs `commands` in order; calls `report` with `command -> state` after each, then a line for each
     /// diagnostic the command caused, and with `--churn` an audit line at the end.
     package func run(_ commands: [ScriptCommand], report: (String) -> Void) {
+        if let status = list.storeStatus() { report("store -> \(status)") }
         for command in commands {
             perform(command)
             let (snapshot, diagnostics) = queue.sync { () -> (StateSnapshot, [PaginatedListDiagnostic]) in

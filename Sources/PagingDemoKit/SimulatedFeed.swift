@@ -1,12 +1,13 @@
 import Foundation
 import PaginatedList
 import PaginatedListHTTP
+import PaginatedListStore
 import PaginatedListTesting
 import Signals
 
 /// One row of the feed: simulated, or decoded from an HTTP endpoint (`{"id": 7, "title": "…"}`; a
 /// missing title is made up from the id).
-package struct Row: Equatable, Sendable, Identifiable, Decodable {
+package struct Row: Equatable, Sendable, Identifiable, Codable {
     /// The row's identity. In the simulated feed: its position in the feed as it was first made, from 1
     /// (rows inserted later by `--churn` count on from the end). In an HTTP feed: the item's id.
     package let id: Int
@@ -35,6 +36,13 @@ package struct Row: Equatable, Sendable, Identifiable, Decodable {
                   likes: (try? container.decodeIfPresent(Int.self, forKey: .likes)) ?? 0)
     }
 
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(likes, forKey: .likes)
+    }
+
     private static func madeUpTitle(_ id: Int) -> String {
         let adjectives = ["amber", "brisk", "calm", "dusky", "eager", "frosty", "gentle", "hollow", "ivory", "jolly"]
         let nouns = ["falcon", "harbor", "meadow", "lantern", "orchid", "canyon", "pebble", "willow", "comet", "thistle"]
@@ -59,12 +67,15 @@ package enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
     case forced(page: Int)
     /// A request to the HTTP endpoint (`--url`) failed.
     case http(HTTPError)
+    /// The store (`--store`) failed to read or write.
+    case store(StoreError)
 
     package var description: String {
         switch self {
         case let .simulated(page): "simulated network error loading page \(page)"
         case let .forced(page): "forced failure loading page \(page)"
         case let .http(error): error.description
+        case let .store(error): error.description
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PaginatedList
+import PaginatedListStore
 import PagingDemoKit
 import Signals
 
@@ -28,9 +29,10 @@ final class InteractiveDemo {
     private var corrections = 0
     private var lastDiagnostic: String?
 
-    init(options: DemoOptions) {
+    /// - Throws: with `--store`, the store's error when its file cannot be opened.
+    init(options: DemoOptions) throws(StoreError) {
         self.options = options
-        list = DemoList(options: options, scheduler: UIScheduler())
+        list = try DemoList(options: options, scheduler: UIScheduler())
     }
 
     /// Takes over the terminal, starts observing and reading keys, and loads the first page.
@@ -123,7 +125,8 @@ final class InteractiveDemo {
         let lines = list.withScreen { screen in
             screen.render(
                 rows: rows, state: state, title: title, width: size.width, height: size.height,
-                note: lastDiagnostic.map { "fixes: \(corrections), last: \($0)" }, window: window
+                note: [list.storeStatus(), lastDiagnostic.map { "fixes: \(corrections), last: \($0)" }]
+                    .compactMap { $0 }.joined(separator: " | ").nilIfEmpty, window: window
             )
         }
         TerminalUI.draw(lines)
@@ -146,4 +149,9 @@ final class InteractiveDemo {
         print("paging-demo: \(viewModel.items.value.count) rows loaded\(loads), \(corrections) corrections.")
         exit(0)
     }
+}
+
+extension String {
+    /// `nil` for the empty string.
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -20,7 +20,11 @@ case .help:
     print(DemoInvocation.usage)
 case let .run(options):
     if let script = options.script {
-        ScriptRunner(options: options).run(script) { print($0) }
+        do {
+            try ScriptRunner(options: options).run(script) { print($0) }
+        } catch {
+            fail("cannot open the store: \(error)", status: 1)
+        }
     } else {
         guard TerminalUI.inputIsTerminal else {
             fail("""
@@ -30,7 +34,12 @@ case let .run(options):
                 (see --help)
                 """, status: 1)
         }
-        let demo = InteractiveDemo(options: options)
+        let demo: InteractiveDemo
+        do {
+            demo = try InteractiveDemo(options: options)
+        } catch {
+            fail("cannot open the store: \(error)", status: 1)
+        }
         do {
             try demo.start()
         } catch {

@@ -6,12 +6,13 @@ import FoundationNetworking
 #endif
 import PaginatedList
 import PaginatedListHTTP
+import PaginatedListStore
 import Signals
 import Testing
 
 /// The guide's names, kept apart from the other guides'.
 enum HTTPGuide {
-    struct Issue: Decodable, Identifiable, Sendable {
+    struct Issue: Codable, Identifiable, Sendable {
         let id: Int
         let title: String
     }
@@ -90,6 +91,15 @@ enum HTTPGuide {
             var request = URLRequest(url: URL(string: "control/\(command)", relativeTo: base)!)
             request.httpMethod = "POST"
             _ = try await URLSession.shared.data(for: request)
+        }
+
+        /// The paths (with their queries) of the feed requests the server received, in order.
+        func requestedPaths() async throws -> [String] {
+            var request = URLRequest(url: URL(string: "control/log", relativeTo: base)!)
+            request.httpMethod = "POST"
+            let (data, _) = try await URLSession.shared.data(for: request)
+            let log = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            return (log?["requests"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
         }
 
         deinit {
@@ -288,6 +298,72 @@ final class HTTPGuideTests {
         #expect(policy.decision(after: tooMany, failures: 1, draw: 0.5) == .retry(after: .seconds(5)))
         let notFound = HTTPError(kind: .status, url: nil, statusCode: 404, reason: "Not Found")
         #expect(policy.decision(after: notFound, failures: 1, draw: 0.5) == .stop(.cannotSucceed))
+    }
+
+    @Test func theRateLimitsSampleBelievesWaitsOfAnHourAtMost() async throws {
+        // Hold requests back up to 10 s; believe waits of up to an hour, not a day.
+        let hourLimits = HTTPRateLimits(maxWait: .seconds(10), maxWindow: .seconds(3_600))
+        let patientClient = HTTPClient(rateLimits: hourLimits)
+
+        #expect(hourLimits.maxWait == .seconds(10) && patientClient.rateLimits === hourLimits)
+        hourLimits.record(until: Date().addingTimeInterval(7_200), for: base)
+        #expect(hourLimits.windowEnd(for: base) == nil, "a wait beyond an hour is not believed")
+        hourLimits.record(until: Date().addingTimeInterval(3_500), for: base)
+        #expect(hourLimits.windowEnd(for: base) != nil)
+    }
+
+    // MARK: - Keeping the pages in a store
+
+    /// Calls `loadNextPage()` on a store-backed `list` and waits until the load it started ended (the command
+    /// may run after this call returns, on the thread that delivers the page before: `loading` is watched, not
+    /// read once).
+    func loadNextStoredPage<Item: Sendable>(_ list: PaginatedListViewModel<Item, StoredListError<HTTPError>>) async {
+        let (states, continuation) = AsyncStream.makeStream(of: Bool.self)
+        let observation = list.loading.signal.observeValues { continuation.yield($0) }
+        defer { observation?.dispose() }
+        guard !list.exhausted.value else { return }
+        list.loadNextPage()
+        var started = false
+        for await loading in states {
+            if loading { started = true } else if started { return }
+        }
+    }
+
+    @Test func theStoreSampleGoesOnFromTheStoredLinkAfterARelaunch() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("HTTPGuideStore-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let issues = HTTPPageSource<Issue>(url: URL(string: "github?per_page=10", relativeTo: base)!, paging: .linkHeader())
+        do {
+            let store = try PagingStore(path: folder.appendingPathComponent("github.sqlite").path)
+            let storedIssues = PaginatedListViewModel(feed: store.feed("issues", of: Issue.self), remote: issues,
+                                                      revalidate: .ifOlderThan(.seconds(600), .replace),
+                                                      scheduler: ImmediateScheduler())
+            await loadNextStoredPage(storedIssues)
+            await loadNextStoredPage(storedIssues)
+            #expect(storedIssues.items.value.count == 20)
+        }
+        let before = try await server.requestedPaths()
+        // The next launch: the stored rows, the stored validators, and the page after the stored ones.
+        let store = try PagingStore(path: folder.appendingPathComponent("github.sqlite").path)
+        let storedIssues = PaginatedListViewModel(feed: store.feed("issues", of: Issue.self), remote: issues,
+                                                  revalidate: .ifOlderThan(.seconds(600), .replace),
+                                                  scheduler: ImmediateScheduler())
+        storedIssues.loadNextPage()
+        #expect(storedIssues.items.value.map(\.id) == Array(1 ... 10))
+        #expect(try await server.requestedPaths() == before, "no request: the stored rows are fresh enough")
+
+        let stored = try store.feed("issues", of: Issue.self).info().validators
+        let monitor = HTTPChangeMonitor(request: issues.firstPageRequest,
+                                        validators: HTTPValidators(etag: stored?.etag, lastModified: stored?.lastModified))
+        let changed = try await monitor.feedChanged().first()
+        #expect(changed == false, "the stored ETag is the server's")
+
+        await loadNextStoredPage(storedIssues)
+        await loadNextStoredPage(storedIssues)
+        #expect(storedIssues.items.value.map(\.id) == Array(1 ... 23))
+        let after = try await server.requestedPaths().dropFirst(before.count)
+        #expect(Array(after) == ["/github?per_page=10", "/github?per_page=10&page=3"], "the 304 check, then page 3 only")
     }
 
     // MARK: - Freshness

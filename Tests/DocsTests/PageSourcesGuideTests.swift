@@ -104,6 +104,13 @@ struct PageSourcesGuideTests {
         #expect(loadAll(snapshotSource).map(\.id) == Array(0 ..< 45))
     }
 
+    @Test func theKeyedSampleOpensAtThePageItsKeyNames() {
+        let numbers = ArraySource<Int, Never>(Array(1 ... 50), pageSize: 10)
+        let keyedList = PaginatedListViewModel(source: numbers, start: 2, scheduler: ImmediateScheduler())
+        keyedList.loadNextPage()
+        #expect(keyedList.items.value.first! == 21)   // print: 21
+    }
+
     @Test func theArraySampleDeliversAfterItsLatencyAndFailsTheThirdPageOnce() {
         let clock = TestScheduler()
         let demo = ArraySource<Int, APIError>(Array(1 ... 50), pageSize: 10, latency: .milliseconds(300), on: clock) {

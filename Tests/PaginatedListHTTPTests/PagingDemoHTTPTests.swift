@@ -21,7 +21,7 @@ import Testing
         }
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                let runner = ScriptRunner(options: options)
+                let runner = try! ScriptRunner(options: options)
                 // `wait`'s 30 s cap is for a person at a terminal; a loaded CI machine (the sanitizer, every
                 // suite at once) can take longer, and a timed-out wait would report a state mid-load.
                 runner.waitTimeout = .seconds(120)

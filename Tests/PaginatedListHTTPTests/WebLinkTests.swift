@@ -49,6 +49,19 @@ import Testing
         #expect(WebLink.target(of: "prev", in: header, relativeTo: base) == nil)
     }
 
+    @Test func aTargetCutShortIsSkippedWithoutSwallowingTheLinksAfterIt() {
+        let header = #"<https://example.org/items?page=1; rel="prev", <https://example.org/items?page=3>; rel="next""#
+        let links = WebLink.parse(header, relativeTo: base)
+        #expect(links.map(\.target.absoluteString) == ["https://example.org/items?page=3"])
+        #expect(links.map(\.relations) == [["next"]])
+    }
+
+    @Test func aTargetThatIsNotAURLIsSkipped() {
+        let header = #"<http://[host/items?page=3>; rel="next", <https://example.org/last>; rel="last""#
+        #expect(WebLink.parse(header, relativeTo: base).map(\.target.absoluteString) == ["https://example.org/last"])
+        #expect(WebLink.target(of: "next", in: header, relativeTo: base) == nil)
+    }
+
     @Test func malformedPartsAreSkipped() {
         let header = #"garbage; rel="next", <https://example.org/ok>; rel="next""#
         #expect(WebLink.parse(header, relativeTo: base).map(\.target.absoluteString) == ["https://example.org/ok"])

@@ -13,7 +13,7 @@ import Testing
             Issue.record("not a script invocation: \(arguments)")
             return []
         }
-        return ScriptRunner(options: options).lines(for: script)
+        return try! ScriptRunner(options: options).lines(for: script)
     }
 
     private func options(_ arguments: [String]) throws -> DemoOptions? {

@@ -29,7 +29,7 @@ import Testing
             Issue.record("not a script invocation: \(arguments)")
             return nil
         }
-        return (ScriptRunner(options: options), script)
+        return (try! ScriptRunner(options: options), script)
     }
 
     private static func nexts(_ count: Int) -> String {

@@ -52,6 +52,12 @@ struct RetryDecisionTests {
         }
     }
 
+    @Test func aNaNDrawOrJitterSpreadsNothingInsteadOfTrapping() {
+        #expect(exact.delay(beforeRetry: 2, draw: .nan) == .seconds(4))
+        let nanJitter = RetryPolicy(maxRetries: 3, initialDelay: .seconds(2), multiplier: 2, maxDelay: .seconds(60), jitter: .nan)
+        #expect(nanJitter.delay(beforeRetry: 2, draw: 1) == .seconds(4))
+    }
+
     @Test func anErrorThatCannotSucceedIsNotRetried() {
         let error = AdvisingError(retryAdvice: .doNotRetry)
         #expect(exact.decision(after: error, failures: 1, draw: 0.5) == .stop(.cannotSucceed))

@@ -150,6 +150,7 @@ final class IDPositions {
             for handle in handles { leaves[handle] = leaf }
         }
         if node.handles.count > Self.leafCapacity { split(node, fillingLeft: atEnd) }
+        checkInvariants()
     }
 
     /// Removes the handles at positions `range`; returns them, in order.
@@ -180,6 +181,7 @@ final class IDPositions {
                 root.parent = nil
             }
         }
+        checkInvariants()
         return removedHandles
     }
 
@@ -335,6 +337,16 @@ final class IDPositions {
     }
 
     // MARK: - Checking
+
+    /// Stops the program if the index is broken (O(n)): after every edit, in builds with
+    /// `PAGINATEDLIST_INTERNAL_CHECKS`; else nothing.
+    @inline(__always)
+    private func checkInvariants() {
+#if PAGINATEDLIST_INTERNAL_CHECKS
+        let problems = invariantViolations()
+        precondition(problems.isEmpty, "IDPositions of \(count) handles: \(problems.joined(separator: "; "))")
+#endif
+    }
 
     /// What is wrong with the index, if anything: parent links, counts, node sizes, and the leaf of each
     /// handle. O(n); for tests.

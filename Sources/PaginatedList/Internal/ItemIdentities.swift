@@ -270,10 +270,13 @@ enum IdentityRules<Item> {
         return hashes
     }
 
-    /// The id of `item`, which is an `Element`.
+    /// The id of `item`, read as an `Element`: `Element` must be `Item` itself, as opened from
+    /// `Item.self as? any Identifiable.Type` (`ItemStore.identifiable`), the only way the rules are
+    /// called (checked in debug builds; in a specialised client the two are the same type statically).
     @inlinable @inline(__always)
     static func id<Element: Identifiable>(of item: Item, as _: Element.Type) -> Element.ID {
-        withUnsafePointer(to: item) { UnsafeRawPointer($0).assumingMemoryBound(to: Element.self).pointee.id }
+        assert(Element.self == Item.self, "IdentityRules: \(Element.self) read as the id of an \(Item.self)")
+        return withUnsafePointer(to: item) { UnsafeRawPointer($0).assumingMemoryBound(to: Element.self).pointee.id }
     }
 
     /// The position of the held item whose id is `key`, among `first` and the handles chained after it

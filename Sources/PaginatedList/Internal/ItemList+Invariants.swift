@@ -1,10 +1,24 @@
 extension ItemList {
+#if PAGINATEDLIST_INTERNAL_CHECKS
+    /// Stops the program if the tree's structure is broken (O(n)): after every edit, in builds with
+    /// `PAGINATEDLIST_INTERNAL_CHECKS`.
+    @usableFromInline
+    func _checkInvariants() {
+        let problems = invariantViolations()
+        precondition(problems.isEmpty, "ItemList of \(count) items: \(problems.joined(separator: "; "))")
+    }
+#else
+    /// Checks the tree's structure when built with `PAGINATEDLIST_INTERNAL_CHECKS`; else nothing.
+    @inlinable @inline(__always)
+    func _checkInvariants() {}
+#endif
+
     /// What is wrong with the tree's structure, if anything (empty when every invariant of
     /// `ItemListTree` holds): node sizes, heights, counts. O(n); for tests.
     func invariantViolations() -> [String] {
         var problems: [String] = []
-        guard let root else {
-            if count != 0 || height != 0 { problems.append("empty list with count \(count), height \(height)") }
+        guard let root = _root else {
+            if count != 0 || _height != 0 { problems.append("empty list with count \(count), height \(_height)") }
             return problems
         }
         func check(_ node: ItemListNode, height: Int, isRoot: Bool, path: String) -> Int {
@@ -14,36 +28,40 @@ extension ItemList {
                     return 0
                 }
                 let minimum = isRoot ? 1 : ItemListLeaf<Item>.minCount
-                if leaf.count < minimum || leaf.count > ItemListLeaf<Item>.maxCount {
-                    problems.append("\(path): leaf of \(leaf.count) items, expected \(minimum)...\(ItemListLeaf<Item>.maxCount)")
+                let (count, room) = leaf.read { ($0.count, $0.room) }
+                if count < minimum || count > ItemListLeaf<Item>.maxCount {
+                    problems.append("\(path): leaf of \(count) items, expected \(minimum)...\(ItemListLeaf<Item>.maxCount)")
                 }
-                if leaf.count > leaf.room { problems.append("\(path): leaf of \(leaf.count) items with room for \(leaf.room)") }
-                return leaf.count
+                if count > room { problems.append("\(path): leaf of \(count) items with room for \(room)") }
+                return count
             }
             guard let inner = node as? ItemListInner else {
                 problems.append("\(path): expected an inner node")
                 return 0
             }
-            if inner.height != height { problems.append("\(path): inner node of height \(inner.height) at height \(height)") }
+            let (innerHeight, slots, innerTotal, ends) = inner.read { inner in
+                (inner.height, Array(inner.slots), inner.total, inner.withEnds { Array($0) })
+            }
+            if innerHeight != height { problems.append("\(path): inner node of height \(innerHeight) at height \(height)") }
             let minimum = isRoot ? 2 : ItemListInner.minCount
-            if inner.count < minimum || inner.count > ItemListInner.maxCount {
-                problems.append("\(path): \(inner.count) children, expected \(minimum)...\(ItemListInner.maxCount)")
+            if slots.count < minimum || slots.count > ItemListInner.maxCount {
+                problems.append("\(path): \(slots.count) children, expected \(minimum)...\(ItemListInner.maxCount)")
             }
             var total = 0
-            for (index, slot) in inner.buffer.enumerated() {
+            for (index, slot) in slots.enumerated() {
                 let counted = check(slot.node, height: height - 1, isRoot: false, path: "\(path)/\(index)")
                 if counted != slot.count { problems.append("\(path)/\(index): slot count \(slot.count), subtree holds \(counted)") }
                 total += counted
             }
-            if total != inner.total { problems.append("\(path): total \(inner.total), children hold \(total)") }
+            if total != innerTotal { problems.append("\(path): total \(innerTotal), children hold \(total)") }
             var end = 0
-            for index in 0 ... 16 {
-                if index > 0 { end = index <= inner.count ? end + inner.slots[index - 1].count : Int.max }
-                if inner.ends[index] != end { problems.append("\(path): running total \(index) is \(inner.ends[index]), expected \(end)") }
+            for (index, entry) in ends.enumerated() {
+                if index > 0 { end = index <= slots.count ? end + slots[index - 1].count : Int.max }
+                if entry != end { problems.append("\(path): running total \(index) is \(entry), expected \(end)") }
             }
             return total
         }
-        let total = check(root, height: height, isRoot: true, path: "root")
+        let total = check(root, height: _height, isRoot: true, path: "root")
         if total != count { problems.append("count \(count), tree holds \(total)") }
         return problems
     }
@@ -51,16 +69,16 @@ extension ItemList {
     /// The identities of the tree's nodes, for tests of structural sharing. O(n / leaf size).
     func nodeIdentifiers() -> [ObjectIdentifier] {
         var identifiers: [ObjectIdentifier] = []
-        guard let root else { return identifiers }
+        guard let root = _root else { return identifiers }
         func visit(_ node: ItemListNode, _ height: Int) {
             identifiers.append(ObjectIdentifier(node))
             guard height > 0 else { return }
-            for slot in unsafeDowncast(node, to: ItemListInner.self).buffer { visit(slot.node, height - 1) }
+            for slot in unsafeDowncast(node, to: ItemListInner.self).read({ Array($0.slots) }) { visit(slot.node, height - 1) }
         }
-        visit(root, height)
+        visit(root, _height)
         return identifiers
     }
 
     /// The number of levels of the tree (0 when empty, 1 for a single leaf).
-    var levels: Int { root == nil ? 0 : height + 1 }
+    var levels: Int { _root == nil ? 0 : _height + 1 }
 }

@@ -19,9 +19,9 @@ struct ItemListTree<Item> {
     @usableFromInline
     typealias Slot = ItemListSlot
 
-    @usableFromInline var node: ItemListNode
-    @usableFromInline var height: Int
-    @usableFromInline var count: Int
+    @usableFromInline let node: ItemListNode
+    @usableFromInline let height: Int
+    @usableFromInline let count: Int
 
     @inlinable
     init(node: ItemListNode, height: Int, count: Int) {
@@ -147,46 +147,55 @@ struct ItemListTree<Item> {
     @inlinable
     static func joinRight(_ node: ItemListNode, height: Int, _ b: ItemListTree) -> (ItemListNode, ItemListNode?) {
         let parent = inner(node)
-        let last = parent.slots[parent.count - 1]
+        let last = parent.read { $0[$0.count - 1] }
         let (x, y) = height - 1 == b.height
             ? mergeOrBalance(last.node, b.node, height: b.height)
             : joinRight(last.node, height: height - 1, b)
-        let kept = UnsafeBufferPointer(rebasing: parent.buffer.dropLast())
-        guard kept.count + (y == nil ? 1 : 2) <= Inner.maxCount else {
-            var slots = Array(kept)
-            slots.append(slot(x, height: height - 1))
-            if let y { slots.append(slot(y, height: height - 1)) }
-            return pack(slots, height: height)
+        return parent.read { parent in
+            let kept = UnsafeBufferPointer(rebasing: parent.slots.dropLast())
+            guard kept.count + (y == nil ? 1 : 2) <= Inner.maxCount else {
+                var slots = Array(kept)
+                slots.append(slot(x, height: height - 1))
+                if let y { slots.append(slot(y, height: height - 1)) }
+                return pack(slots, height: height)
+            }
+            // Built in place when it fits (most appends): an array of the slots first cost a retain and a
+            // release per child on every level (`Benchmarks itemlist`, append and view model rows), and so
+            // would a slot made before it is stored.
+            let joined = Inner.make(height: height, slots: kept)
+            joined.update { joined in
+                joined.append(slot(x, height: height - 1))
+                if let y { joined.append(slot(y, height: height - 1)) }
+            }
+            return (joined, nil)
         }
-        // Built in place when it fits (most appends): an array of the slots first cost a retain and a
-        // release per child on every level (`Benchmarks itemlist`, append and view model rows).
-        let joined = Inner.make(height: height, slots: kept)
-        joined.append(slot(x, height: height - 1))
-        if let y { joined.append(slot(y, height: height - 1)) }
-        return (joined, nil)
     }
 
     /// `a` (shorter) joined before the first child of `node` (at `height`): one or two nodes at `height`.
     @inlinable
     static func joinLeft(_ a: ItemListTree, _ node: ItemListNode, height: Int) -> (ItemListNode, ItemListNode?) {
         let parent = inner(node)
-        let first = parent.slots[0]
+        let first = parent.read { $0[0] }
         let (x, y) = height - 1 == a.height
             ? mergeOrBalance(a.node, first.node, height: a.height)
             : joinLeft(a, first.node, height: height - 1)
-        let kept = UnsafeBufferPointer(rebasing: parent.buffer.dropFirst())
-        guard kept.count + (y == nil ? 1 : 2) <= Inner.maxCount else {
-            var slots = [slot(x, height: height - 1)]
-            if let y { slots.append(slot(y, height: height - 1)) }
-            slots.append(contentsOf: kept)
-            return pack(slots, height: height)
+        return parent.read { parent in
+            let kept = UnsafeBufferPointer(rebasing: parent.slots.dropFirst())
+            guard kept.count + (y == nil ? 1 : 2) <= Inner.maxCount else {
+                var slots = [slot(x, height: height - 1)]
+                if let y { slots.append(slot(y, height: height - 1)) }
+                slots.append(contentsOf: kept)
+                return pack(slots, height: height)
+            }
+            // Built in place when it fits, as in `joinRight`.
+            let joined = Inner.make(height: height, slots: UnsafeBufferPointer(start: nil, count: 0))
+            joined.update { joined in
+                joined.append(slot(x, height: height - 1))
+                if let y { joined.append(slot(y, height: height - 1)) }
+                joined.append(copying: kept)
+            }
+            return (joined, nil)
         }
-        // Built in place when it fits, as in `joinRight`.
-        let joined = Inner.make(height: height, slots: UnsafeBufferPointer(start: nil, count: 0))
-        joined.append(slot(x, height: height - 1))
-        if let y { joined.append(slot(y, height: height - 1)) }
-        joined.append(copying: kept)
-        return (joined, nil)
     }
 
     /// `slots` (at most twice the maximum) as one inner node at `height`, or two balanced ones.
@@ -205,30 +214,31 @@ struct ItemListTree<Item> {
         if height > 0 {
             let x = inner(a), y = inner(b)
             if x.count >= Inner.minCount && y.count >= Inner.minCount { return (a, b) }
-            return pack(Array(x.buffer) + Array(y.buffer), height: height)
+            return pack(x.read { Array($0.slots) } + y.read { Array($0.slots) }, height: height)
         }
         let x = leaf(a), y = leaf(b)
-        if x.count >= Leaf.minCount && y.count >= Leaf.minCount { return (a, b) }
-        let total = x.count + y.count
-        if total <= Leaf.maxCount {
-            let merged = Leaf.make(capacity: total)
-            merged.append(copying: x.buffer)
-            merged.append(copying: y.buffer)
-            return (merged, nil)
+        return x.read { x in
+            y.read { y in
+                if x.count >= Leaf.minCount && y.count >= Leaf.minCount { return (a, b) }
+                let total = x.count + y.count
+                if total <= Leaf.maxCount { return (concatenation(x, y, 0 ..< total), nil) }
+                let half = total / 2
+                return (concatenation(x, y, 0 ..< half), concatenation(x, y, half ..< total))
+            }
         }
-        let half = total / 2
-        return (concatenation(x, y, 0 ..< half), concatenation(x, y, half ..< total))
     }
 
     /// A new leaf holding the items `range` of `x`'s items followed by `y`'s.
     @inlinable
-    static func concatenation(_ x: Leaf, _ y: Leaf, _ range: Range<Int>) -> Leaf {
+    static func concatenation(_ x: ItemListLeafHandle<Item>, _ y: ItemListLeafHandle<Item>, _ range: Range<Int>) -> Leaf {
         let leaf = Leaf.make(capacity: range.count)
-        let inX = range.clamped(to: 0 ..< x.count)
-        if !inX.isEmpty { leaf.append(copying: UnsafeBufferPointer(rebasing: x.buffer[inX])) }
-        let inY = range.clamped(to: x.count ..< x.count + y.count)
-        if !inY.isEmpty {
-            leaf.append(copying: UnsafeBufferPointer(rebasing: y.buffer[(inY.lowerBound - x.count) ..< (inY.upperBound - x.count)]))
+        leaf.update { leaf in
+            let inX = range.clamped(to: 0 ..< x.count)
+            if !inX.isEmpty { leaf.append(copying: UnsafeBufferPointer(rebasing: x.items[inX])) }
+            let inY = range.clamped(to: x.count ..< x.count + y.count)
+            if !inY.isEmpty {
+                leaf.append(copying: UnsafeBufferPointer(rebasing: y.items[(inY.lowerBound - x.count) ..< (inY.upperBound - x.count)]))
+            }
         }
         return leaf
     }
@@ -248,13 +258,14 @@ struct ItemListTree<Item> {
     @inlinable
     static func split(_ node: ItemListNode, height: Int, at offset: Int) -> (ItemListTree?, ItemListTree?) {
         if height == 0 {
-            let items = leaf(node).buffer
-            let left = Leaf.make(copying: UnsafeBufferPointer(rebasing: items[..<offset]))
-            let right = Leaf.make(copying: UnsafeBufferPointer(rebasing: items[offset...]))
-            return (ItemListTree(leaf: left), ItemListTree(leaf: right))
+            return leaf(node).read { leaf in
+                let left = Leaf.make(copying: UnsafeBufferPointer(rebasing: leaf.items[..<offset]))
+                let right = Leaf.make(copying: UnsafeBufferPointer(rebasing: leaf.items[offset...]))
+                return (ItemListTree(leaf: left), ItemListTree(leaf: right))
+            }
         }
-        let slots = Array(inner(node).buffer)
-        let (index, inChild) = inner(node).child(containing: offset)
+        let (slots, found) = inner(node).read { (Array($0.slots), $0.child(containing: offset)) }
+        let (index, inChild) = found
         if inChild == 0 {
             return (tree(of: slots[..<index], height: height), tree(of: slots[index...], height: height))
         }

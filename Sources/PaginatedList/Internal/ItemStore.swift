@@ -15,14 +15,14 @@
 // Inlinable: a page or an edit specialises for the client's `Item` (`Benchmarks itemlist`, view model and edit rows).
 @usableFromInline
 struct ItemStore<Item> {
-    @usableFromInline var items = ItemList<Item>()
+    @usableFromInline private(set) var _items = ItemList<Item>()
     /// The ids of `items` and their positions (`nil` when `Item` is not `Identifiable`). Written only
     /// while this store holds it alone (`uniqueIdentities()`), so a copied store keeps its own.
-    @usableFromInline var identities: ItemIdentities?
+    @usableFromInline private(set) var _identities: ItemIdentities?
 
     @inlinable
     init() {
-        identities = Item.self is any Identifiable.Type ? ItemIdentities() : nil
+        _identities = Item.self is any Identifiable.Type ? ItemIdentities() : nil
     }
 
     /// `Item` as an `Identifiable` type, if it is one. In a client that knows its `Item`, the cast folds:
@@ -30,20 +30,22 @@ struct ItemStore<Item> {
     @inlinable
     static var identifiable: (any Identifiable.Type)? { Item.self as? any Identifiable.Type }
 
+    /// The items held (what the view model publishes).
     @inlinable
-    var count: Int { items.count }
+    var items: ItemList<Item> { _items }
     @inlinable
-    var isEmpty: Bool { items.isEmpty }
+    var count: Int { _items.count }
+    @inlinable
+    var isEmpty: Bool { _items.isEmpty }
 
     /// Whether items are found by identity.
-    @inlinable
-    var isIdentified: Bool { identities != nil }
+    var isIdentified: Bool { _identities != nil }
 
     /// The position of the item with `item`'s id, if held. O(log n).
     @inlinable
     func position(ofIDOf item: Item) -> Int? {
-        guard let identities, let type = Self.identifiable else { return nil }
-        return IdentityRules.position(ofIDOf: item, identities, items, as: type)
+        guard let identities = _identities, let type = Self.identifiable else { return nil }
+        return IdentityRules.position(ofIDOf: item, identities, _items, as: type)
     }
 
     /// The id of `item` as a key, when `Item` is `Identifiable`.
@@ -56,8 +58,8 @@ struct ItemStore<Item> {
     /// The position of the item whose id is `key`, if held. O(log n).
     @inlinable
     func position(ofKey key: AnyHashable) -> Int? {
-        guard let identities, let type = Self.identifiable else { return nil }
-        return IdentityRules.position(ofKey: key, identities, items, as: type)
+        guard let identities = _identities, let type = Self.identifiable else { return nil }
+        return IdentityRules.position(ofKey: key, identities, _items, as: type)
     }
 
     // MARK: - Edits
@@ -65,7 +67,7 @@ struct ItemStore<Item> {
     /// Adds `batch` after the last item.
     @inlinable
     mutating func append(_ batch: [Item]) -> [ItemListChange] {
-        insert(batch, at: items.count, asAppend: true)
+        insert(batch, at: _items.count, asAppend: true)
     }
 
     /// Adds `batch` before the first item.
@@ -77,20 +79,22 @@ struct ItemStore<Item> {
     /// Inserts `batch` at `index` (clamped to `0...count`).
     @inlinable
     mutating func insert(_ batch: [Item], at index: Int) -> [ItemListChange] {
-        insert(batch, at: min(max(index, 0), items.count), asAppend: false)
+        insert(batch, at: min(max(index, 0), _items.count), asAppend: false)
     }
 
     /// Replaces the item at `index` (which keeps its id). O(log n).
     @inlinable
     mutating func replace(at index: Int, with item: Item) -> [ItemListChange] {
-        items[index] = item
+        defer { _checkInvariants() }
+        _items[index] = item
         return [.updated([index])]
     }
 
     /// Removes the item at `index`. O(log n).
     @inlinable
     mutating func remove(at index: Int) -> [ItemListChange] {
-        items.remove(at: index)
+        defer { _checkInvariants() }
+        _items.remove(at: index)
         uniqueIdentities()?.removed(index ..< index + 1)
         return [.removed([index])]
     }
@@ -99,30 +103,45 @@ struct ItemStore<Item> {
     @inlinable
     mutating func removeSubrange(_ range: Range<Int>) -> [ItemListChange] {
         guard !range.isEmpty else { return [] }
-        items.removeSubrange(range)
+        defer { _checkInvariants() }
+        _items.removeSubrange(range)
         uniqueIdentities()?.removed(range)
         return [.removed(Array(range))]
     }
 
     /// Empties the list.
-    @inlinable
     mutating func removeAll() -> [ItemListChange] {
-        guard !items.isEmpty else { return [] }
-        items = ItemList()
-        if identities != nil { identities = ItemIdentities() }
+        guard !_items.isEmpty else { return [] }
+        defer { _checkInvariants() }
+        _items = ItemList()
+        if _identities != nil { _identities = ItemIdentities() }
         return [.reset]
     }
+
+#if PAGINATEDLIST_INTERNAL_CHECKS
+    /// Stops the program if the list or its ids are broken (O(n log n)): after every edit, in builds with
+    /// `PAGINATEDLIST_INTERNAL_CHECKS`.
+    @usableFromInline
+    func _checkInvariants() {
+        let problems = invariantViolations()
+        precondition(problems.isEmpty, "ItemStore of \(count) items: \(problems.joined(separator: "; "))")
+    }
+#else
+    /// Checks the list and its ids when built with `PAGINATEDLIST_INTERNAL_CHECKS`; else nothing.
+    @inlinable @inline(__always)
+    func _checkInvariants() {}
+#endif
 
     /// What is wrong with the store, if anything: the list's structure, and the ids against the items.
     /// O(n); for tests.
     func invariantViolations() -> [String] {
-        var problems = items.invariantViolations()
+        var problems = _items.invariantViolations()
         guard let type = Self.identifiable else {
-            if identities != nil { problems.append("identities held for items without identity") }
+            if _identities != nil { problems.append("identities held for items without identity") }
             return problems
         }
-        guard let identities else { return problems + ["no identities for Identifiable items"] }
-        let list = Array(items)
+        guard let identities = _identities else { return problems + ["no identities for Identifiable items"] }
+        let list = Array(_items)
         problems += identities.invariantViolations(hashes: IdentityRules.hashes(list, as: type))
         guard problems.isEmpty else { return problems }
         for (position, item) in list.enumerated() where self.position(ofIDOf: item) != position {
@@ -136,9 +155,10 @@ struct ItemStore<Item> {
     @inlinable
     mutating func insert(_ batch: [Item], at index: Int, asAppend: Bool) -> [ItemListChange] {
         guard !batch.isEmpty else { return [] }
+        defer { _checkInvariants() }
         // No local binding of `identities`: it would hold a second reference to them, and
         // `uniqueIdentities()` below would then copy them.
-        guard identities != nil, let type = Self.identifiable else {
+        guard _identities != nil, let type = Self.identifiable else {
             // Without identity every item is new and nothing is recorded: no batch to sort.
             return [place(batch, at: index, asAppend: asAppend)]
         }
@@ -146,11 +166,11 @@ struct ItemStore<Item> {
         // The common page (no id held, none twice) goes in as it is: its ids are checked and recorded in
         // one pass (`insertIfNew`). Shared identities are not written here: they are copied only if the
         // batch turns out to add items.
-        if isKnownUniquelyReferenced(&identities), identities.unsafelyUnwrapped.insertIfNew(hashes: hashes, at: index) {
+        if isKnownUniquelyReferenced(&_identities), _identities.unsafelyUnwrapped.insertIfNew(hashes: hashes, at: index) {
             return [place(batch, at: index, asAppend: asAppend)]
         }
-        let sorted = IdentityRules.sort(batch, hashes: hashes, identities.unsafelyUnwrapped, items, as: type)
-        for (offset, item) in sorted.updated { items[offset] = item }
+        let sorted = IdentityRules.sort(batch, hashes: hashes, _identities.unsafelyUnwrapped, _items, as: type)
+        for (offset, item) in sorted.updated { _items[offset] = item }
         var changes: [ItemListChange] = []
         if !sorted.fresh.isEmpty {
             changes.append(place(sorted.fresh, at: index, asAppend: asAppend))
@@ -165,10 +185,10 @@ struct ItemStore<Item> {
     /// Puts `fresh` (items not held) into the list at `index`; returns the change that says so.
     @inlinable
     mutating func place(_ fresh: [Item], at index: Int, asAppend: Bool) -> ItemListChange {
-        if index == items.count {
-            items.append(contentsOf: fresh)
+        if index == _items.count {
+            _items.append(contentsOf: fresh)
         } else {
-            items.insert(contentsOf: fresh, at: index)
+            _items.insert(contentsOf: fresh, at: index)
         }
         let range = index ..< index + fresh.count
         return asAppend ? .appended(range) : .inserted(range)
@@ -177,7 +197,7 @@ struct ItemStore<Item> {
     /// The identities, copied first if another store shares them.
     @inlinable
     mutating func uniqueIdentities() -> ItemIdentities? {
-        if identities != nil && !isKnownUniquelyReferenced(&identities) { identities = identities?.copy() }
-        return identities
+        if _identities != nil && !isKnownUniquelyReferenced(&_identities) { _identities = _identities?.copy() }
+        return _identities
     }
 }

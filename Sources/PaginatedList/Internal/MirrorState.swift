@@ -114,22 +114,14 @@ struct LoadShape: Equatable, Sendable {
 /// `ObservablePaginatedList.refresh()` waits until its mirror shows a state at least that recent in which
 /// that refresh has ended: no refresh loading (it landed or failed), or a later refresh command (it was cut
 /// off).
-// Inlinable: the inlinable storage makes one.
+// `@usableFromInline`: the storage's commands carry a closure that takes one (made out of line).
 @usableFromInline
 struct MirrorMark: Sendable {
-    @usableFromInline let sequence: UInt64
-    @usableFromInline let refreshing: Bool
-    @usableFromInline let refreshes: UInt64
-
-    @inlinable
-    init(sequence: UInt64, refreshing: Bool, refreshes: UInt64) {
-        self.sequence = sequence
-        self.refreshing = refreshing
-        self.refreshes = refreshes
-    }
+    let sequence: UInt64
+    let refreshing: Bool
+    let refreshes: UInt64
 
     /// Whether `state` shows the refresh this mark was taken after as ended.
-    @inlinable
     func isEnded(in state: (sequence: UInt64, refreshing: Bool, refreshes: UInt64)) -> Bool {
         guard state.sequence >= sequence else { return false }
         return !refreshing || !state.refreshing || state.refreshes != refreshes

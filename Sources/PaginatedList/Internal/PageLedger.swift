@@ -10,7 +10,10 @@
 /// (the array is re-centred, doubling, when an end runs out of room); removing one at either end is O(log
 /// slots). Slots freed at one end are reclaimed by the next re-centring, so the array stays within a
 /// constant factor of the pages held, however far the user scrolls.
-// Inlinable: every page lands in it, specialised for the client's records (`Benchmarks itemlist`, view model rows).
+// Adding and removing a page at an end and adjusting a count are inlinable: every page lands in it, with
+// `maxPages` one drops from it, and edits adjust it, specialised for the client's records (`Benchmarks
+// itemlist` view model and edit rows, `livinglists` window); re-centring the slots, once in a while, is
+// specialised but not inlined. What only refreshes use is out of line.
 @usableFromInline
 struct PageLedger<Record> {
     /// One held page.
@@ -29,58 +32,60 @@ struct PageLedger<Record> {
     }
 
     /// Slots `[low, high)` hold the pages, in list order.
-    @usableFromInline var slots: [Page?] = []
+    @usableFromInline private(set) var _slots: [Page?] = []
     /// The Fenwick tree over the slots' counts: `tree[i]` (1-based) sums the counts of slots
     /// `(i - lowbit(i)) ..< i`.
-    @usableFromInline var tree: [Int] = [0]
-    @usableFromInline var low = 0
-    @usableFromInline var high = 0
+    @usableFromInline private(set) var _tree: [Int] = [0]
+    @usableFromInline private(set) var _low = 0
+    @usableFromInline private(set) var _high = 0
 
     /// How many pages are held.
     @inlinable
-    var pageCount: Int { high - low }
+    var pageCount: Int { _high - _low }
     @inlinable
-    var isEmpty: Bool { high == low }
+    var isEmpty: Bool { _high == _low }
 
     /// The page at the top, if any.
     @inlinable
-    var first: Page? { isEmpty ? nil : slots[low] }
+    var first: Page? { isEmpty ? nil : _slots[_low] }
     /// The page at the bottom, if any.
     @inlinable
-    var last: Page? { isEmpty ? nil : slots[high - 1] }
+    var last: Page? { isEmpty ? nil : _slots[_high - 1] }
 
     /// The held pages, top to bottom.
-    @inlinable
-    var pages: [Page] { slots[low ..< high].map { $0! } }
+    var pages: [Page] { _slots[_low ..< _high].map { $0! } }
 
     // MARK: - Both ends
 
     /// Adds a page of `count` items below the last.
     @inlinable
     mutating func append(count: Int, record: Record) {
-        if high == slots.count { recentre() }
-        slots[high] = Page(count: count, record: record)
-        add(count, atSlot: high)
-        high += 1
+        defer { _checkInvariants() }
+        if _high == _slots.count { recentre() }
+        _slots[_high] = Page(count: count, record: record)
+        add(count, atSlot: _high)
+        _high += 1
     }
 
     /// Adds a page of `count` items above the first.
     @inlinable
     mutating func prepend(count: Int, record: Record) {
-        if low == 0 { recentre() }
-        low -= 1
-        slots[low] = Page(count: count, record: record)
-        add(count, atSlot: low)
+        defer { _checkInvariants() }
+        if _low == 0 { recentre() }
+        _low -= 1
+        _slots[_low] = Page(count: count, record: record)
+        add(count, atSlot: _low)
     }
 
     /// Removes the page at the top.
     @inlinable
     mutating func removeFirst() -> Page {
         precondition(!isEmpty, "PageLedger.removeFirst on an empty ledger")
-        let page = slots[low]!
-        add(-page.count, atSlot: low)
-        slots[low] = nil
-        low += 1
+        defer { _checkInvariants() }
+        let page = _slots[_low]!
+        add(-page.count, atSlot: _low)
+        _slots[_low] = nil
+        _low += 1
         if isEmpty { removeAll() }
         return page
     }
@@ -89,20 +94,21 @@ struct PageLedger<Record> {
     @inlinable
     mutating func removeLast() -> Page {
         precondition(!isEmpty, "PageLedger.removeLast on an empty ledger")
-        high -= 1
-        let page = slots[high]!
-        add(-page.count, atSlot: high)
-        slots[high] = nil
+        defer { _checkInvariants() }
+        _high -= 1
+        let page = _slots[_high]!
+        add(-page.count, atSlot: _high)
+        _slots[_high] = nil
         if isEmpty { removeAll() }
         return page
     }
 
-    @inlinable
+    @usableFromInline
     mutating func removeAll() {
-        slots = []
-        tree = [0]
-        low = 0
-        high = 0
+        _slots = []
+        _tree = [0]
+        _low = 0
+        _high = 0
     }
 
     // MARK: - Positions
@@ -113,50 +119,49 @@ struct PageLedger<Record> {
     func page(holding index: Int) -> Int? {
         guard index >= 0 else { return nil }
         // The slot whose running count first exceeds `prefix(low) + index`.
-        var remaining = prefix(low) + index
+        var remaining = prefix(_low) + index
         var position = 0
-        var step = tree.count - 1 == 0 ? 0 : 1 << (Int.bitWidth - 1 - (tree.count - 1).leadingZeroBitCount)
+        var step = _tree.count - 1 == 0 ? 0 : 1 << (Int.bitWidth - 1 - (_tree.count - 1).leadingZeroBitCount)
         while step > 0 {
             let next = position + step
-            if next < tree.count, tree[next] <= remaining {
+            if next < _tree.count, _tree[next] <= remaining {
                 position = next
-                remaining -= tree[next]
+                remaining -= _tree[next]
             }
             step >>= 1
         }
         // `position` is the slot whose running count first exceeds the target.
-        guard position >= low, position < high else { return nil }
-        return position - low
+        guard position >= _low, position < _high else { return nil }
+        return position - _low
     }
 
     /// The offset of page `page`'s first item.
-    @inlinable
     func start(ofPage page: Int) -> Int {
-        prefix(low + page) - prefix(low)
+        prefix(_low + page) - prefix(_low)
     }
 
     /// The number of items held.
-    @inlinable
-    var itemCount: Int { prefix(high) - prefix(low) }
+    var itemCount: Int { prefix(_high) - prefix(_low) }
 
     /// Page `page`.
     @inlinable
     subscript(page: Int) -> Page {
-        get { slots[low + page]! }
+        get { _slots[_low + page]! }
     }
 
     /// Changes page `page`'s count by `delta` (items removed from it or inserted into it by an edit).
     @inlinable
     mutating func adjust(page: Int, by delta: Int) {
         guard delta != 0 else { return }
-        slots[low + page]!.count += delta
-        add(delta, atSlot: low + page)
+        defer { _checkInvariants() }
+        _slots[_low + page]!.count += delta
+        add(delta, atSlot: _low + page)
     }
 
     /// Replaces page `page`'s record.
     @inlinable
     mutating func setRecord(_ record: Record, ofPage page: Int) {
-        slots[low + page]!.record = record
+        _slots[_low + page]!.record = record
     }
 
     // MARK: - Fenwick tree
@@ -167,7 +172,7 @@ struct PageLedger<Record> {
         var sum = 0
         var index = slot
         while index > 0 {
-            sum += tree[index]
+            sum += _tree[index]
             index &= index - 1
         }
         return sum
@@ -176,30 +181,74 @@ struct PageLedger<Record> {
     @inlinable
     mutating func add(_ delta: Int, atSlot slot: Int) {
         var index = slot + 1
-        while index < tree.count {
-            tree[index] += delta
+        while index < _tree.count {
+            _tree[index] += delta
             index += index & -index
         }
     }
 
     /// Moves the held pages to the middle of a new array with room at both ends (twice the pages held, at
     /// least 8 slots each side), and rebuilds the tree in O(slots).
-    @inlinable
+    ///
+    /// The slow path of adding a page: specialised for the client's records, as the adding is (it moves
+    /// every record; unspecialised, each move went through generic value witnesses: `Benchmarks
+    /// livinglists`, the window, whose drops re-centre often), but not inlined into it.
+    @inlinable @inline(never)
     mutating func recentre() {
-        let held = high - low
+        let held = _high - _low
         let room = Swift.max(8, held)
         var fresh = [Page?](repeating: nil, count: room + held + room)
         // Moved, not copied: copying retained and released every record's producers (`Benchmarks itemlist`,
         // view model rows).
-        for offset in 0 ..< held { fresh[room + offset] = slots[low + offset].take() }
-        slots = fresh
-        low = room
-        high = room + held
-        tree = [Int](repeating: 0, count: slots.count + 1)
-        for slot in low ..< high { tree[slot + 1] = slots[slot]!.count }
-        for index in 1 ..< tree.count {
+        for offset in 0 ..< held { fresh[room + offset] = _slots[_low + offset].take() }
+        _slots = fresh
+        _low = room
+        _high = room + held
+        _tree = [Int](repeating: 0, count: _slots.count + 1)
+        for slot in _low ..< _high { _tree[slot + 1] = _slots[slot]!.count }
+        for index in 1 ..< _tree.count {
             let parent = index + (index & -index)
-            if parent < tree.count { tree[parent] += tree[index] }
+            if parent < _tree.count { _tree[parent] += _tree[index] }
         }
+    }
+}
+
+// MARK: - Checking
+
+extension PageLedger {
+#if PAGINATEDLIST_INTERNAL_CHECKS
+    /// Stops the program if the ledger is broken (O(slots)): after every edit, in builds with
+    /// `PAGINATEDLIST_INTERNAL_CHECKS`.
+    @usableFromInline
+    func _checkInvariants() {
+        let problems = invariantViolations()
+        precondition(problems.isEmpty, "PageLedger of \(pageCount) pages: \(problems.joined(separator: "; "))")
+    }
+#else
+    /// Checks the ledger when built with `PAGINATEDLIST_INTERNAL_CHECKS`; else nothing.
+    @inlinable @inline(__always)
+    func _checkInvariants() {}
+#endif
+
+    /// What is wrong with the ledger, if anything: the held slots, the counts, and the Fenwick tree
+    /// against them. O(slots); for tests and `_checkInvariants()`.
+    func invariantViolations() -> [String] {
+        var problems: [String] = []
+        guard 0 <= _low, _low <= _high, _high <= _slots.count else {
+            return ["held slots \(_low) ..< \(_high) outside the \(_slots.count) slots"]
+        }
+        if _tree.count != _slots.count + 1 { problems.append("a tree of \(_tree.count) entries over \(_slots.count) slots") }
+        for (slot, page) in _slots.enumerated() {
+            let held = slot >= _low && slot < _high
+            if held != (page != nil) { problems.append("slot \(slot) is \(held ? "held but empty" : "not held but filled")") }
+            if let page, page.count < 0 { problems.append("page in slot \(slot) counts \(page.count) items") }
+        }
+        guard problems.isEmpty else { return problems }
+        // Entry i sums the counts of slots (i - lowbit(i)) ..< i.
+        for index in 1 ..< _tree.count {
+            let sum = _slots[(index - (index & -index)) ..< index].reduce(0) { $0 + ($1?.count ?? 0) }
+            if _tree[index] != sum { problems.append("tree entry \(index) is \(_tree[index]), its slots count \(sum)") }
+        }
+        return problems
     }
 }

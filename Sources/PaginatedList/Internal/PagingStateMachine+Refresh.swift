@@ -88,6 +88,7 @@ extension PagingStateMachine {
     /// `refresh(_:)`: cuts off every load in flight and starts a refresh (`check` first, if given).
     @usableFromInline
     mutating func refresh(_ mode: RefreshMode, check: Producer<Bool, Failure>?) -> [Action] {
+        defer { _checkInvariants() }
         var actions = cutOffRefresh() + cutOffEdges()
         var progress = RefreshProgress(mode: mode)
         if case .reloadAll = mode { progress.pagesToReload = Swift.max(ledger.pageCount, 1) }
@@ -104,6 +105,7 @@ extension PagingStateMachine {
     /// `fillGap()`: loads the items missing at the gap; nothing without a gap or while a refresh runs.
     @usableFromInline
     mutating func fillGap() -> [Action] {
+        defer { _checkInvariants() }
         guard let gap, !refresh.isBusy else { return [] }
         let actions = cutOffRefresh() + cutOffEdges()
         return actions + startRefreshPage(RefreshProgress(mode: .fillGap), PendingLoad(request: .producer(gap.continuation)))
@@ -150,6 +152,7 @@ extension PagingStateMachine {
     /// An event of the freshness check `load`.
     @usableFromInline
     mutating func receiveCheck(_ event: Event<Bool, Failure>, of load: LoadID) -> [Action] {
+        defer { _checkInvariants() }
         guard case let .checking(progress, check, pending, current) = refresh, current == load else {
             return unexpected(event.map { _ in () }, of: load)
         }
@@ -172,21 +175,23 @@ extension PagingStateMachine {
         }
     }
 
-    /// An event of the refresh's page load `load`.
+    /// An event of the refresh's page load `load` (in flight with `progress`, for `pending`).
     @usableFromInline
-    mutating func receiveRefresh(_ event: Event<Page<Item, Failure>, Failure>, of load: LoadID) -> [Action] {
-        guard case let .loading(progress, pending, _) = refresh else { return [] }
+    mutating func receiveRefresh(
+        _ event: Event<Page<Item, Failure>, Failure>, of load: LoadID, progress: RefreshProgress, pending: PendingLoad
+    ) -> [Action] {
         switch event {
         case let .value(page):
             markLanded(load)
             joinEpoch &+= 1   // this page rearranges the pages held: their joins no longer hold
-            let fresh = FreshPage(items: page.items, record: PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next))
+            let record = PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next, origin: page.origin)
+            let fresh = FreshPage(items: page.items, record: record)
             var actions: [Action] = [.cutOff(load)]
-            let (changes, next) = apply(fresh, progress: progress)
-            if let next {
+            let (changes, then) = apply(fresh, progress: progress)
+            if let (next, producer) = then {
                 refresh = .loading(next, pending, load)
                 actions.insert(transition(changes), at: 0)
-                actions += startRefreshPage(next, PendingLoad(request: .producer(page.next!)))
+                actions += startRefreshPage(next, PendingLoad(request: .producer(producer)))
             } else {
                 refresh = .idle
                 actions.insert(transition(changes), at: 0)
@@ -204,11 +209,13 @@ extension PagingStateMachine {
         }
     }
 
-    /// Applies a refresh's page by its mode: the changes made, and the progress to go on with if another
-    /// page must load (the page's `next`), `nil` when the refresh is done.
-    private mutating func apply(_ page: FreshPage, progress: RefreshProgress) -> ([ItemListChange], RefreshProgress?) {
+    /// What the refresh does after a page: load the page `producer` gives, going on with `progress`.
+    private typealias NextRefreshPage = (progress: RefreshProgress, producer: PageProducer)
+
+    /// Applies a refresh's page by its mode: the changes made, and the page to load next with the
+    /// progress to go on with (the page's `next`), `nil` when the refresh is done.
+    private mutating func apply(_ page: FreshPage, progress: RefreshProgress) -> ([ItemListChange], NextRefreshPage?) {
         var progress = progress
-        let next = page.record.next
         switch progress.mode {
         case .replace:
             return (replaceAll(with: [page]), nil)
@@ -218,19 +225,19 @@ extension PagingStateMachine {
                 return (merge(progress.fresh, at: 0, overlap: overlap), nil)
             }
             // Nothing held, or the feed ended before reaching the held items: they are gone from it.
-            if store.isEmpty || next == nil {
+            guard !store.isEmpty, let next = page.record.next else {
                 return (replaceAll(with: progress.fresh), nil)
             }
-            guard progress.fresh.count >= Swift.max(maxPages, 1) else { return ([], progress) }
+            guard progress.fresh.count >= Swift.max(maxPages, 1) else { return ([], (progress, next)) }
             switch onGap {
             case .replace: return (replaceAll(with: progress.fresh), nil)
-            case .keepGap: return (openGap(above: progress.fresh, continuation: next!, budget: Swift.max(maxPages, 1)), nil)
+            case .keepGap: return (openGap(above: progress.fresh, continuation: next, budget: Swift.max(maxPages, 1)), nil)
             }
         case .reloadAll:
             // The pages are applied together when the last lands: a reload that fails or is cut off
             // part-way leaves the list as it was, never half old pages and half new ones.
             progress.fresh.append(page)
-            if progress.fresh.count < progress.pagesToReload, next != nil { return ([], progress) }
+            if progress.fresh.count < progress.pagesToReload, let next = page.record.next { return ([], (progress, next)) }
             var changes: [ItemListChange] = []
             for (index, fresh) in progress.fresh.enumerated() {
                 changes += reload(fresh, asPage: index, progress: &progress)
@@ -299,6 +306,7 @@ extension PagingStateMachine {
         if overlap > start {
             let removed = store.remove(offsets: Array(start ..< overlap))
             removeFromLedger(start ..< overlap)
+            noteGap(after: removed)
             changes += removed
         }
         if start == 0 {
@@ -487,7 +495,7 @@ extension PagingStateMachine {
 
     /// `fillGap()`'s page: merges it at the gap if it overlaps the items below; otherwise inserts it at
     /// the gap and goes on (within the budget), or, at the end of the feed, removes the items below.
-    private mutating func fill(with page: FreshPage, progress: RefreshProgress) -> ([ItemListChange], RefreshProgress?) {
+    private mutating func fill(with page: FreshPage, progress: RefreshProgress) -> ([ItemListChange], NextRefreshPage?) {
         guard let open = gap else { return ([], nil) }
         var progress = progress
         if let overlap = firstOverlap(of: [page], from: open.index) {
@@ -512,7 +520,7 @@ extension PagingStateMachine {
         attributeInsertions(in: inserted)
         gap?.continuation = next
         progress.pagesApplied += 1
-        if progress.pagesApplied < open.pageBudget { return (inserted, progress) }
+        if progress.pagesApplied < open.pageBudget { return (inserted, (progress, next)) }
         return (inserted, nil)
     }
 

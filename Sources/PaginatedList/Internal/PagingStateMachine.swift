@@ -94,7 +94,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         }
 
         /// Remembers `request` if it reaches further (in `direction`) than the one held.
-        @inlinable
+        @usableFromInline
         mutating func remember(_ request: PrefetchRequest, toward direction: Direction) {
             if let held = prefetch {
                 switch direction {
@@ -122,6 +122,15 @@ struct PagingStateMachine<Item, Failure: Error> {
         /// Nothing more lies in this direction.
         case complete
 
+        /// Whether the edge's pending load remembers a prefetch request (`shiftPrefetch(by:)` moves it).
+        @inlinable
+        var remembersPrefetch: Bool {
+            switch self {
+            case let .ready(pending), let .loading(pending, _), let .failed(_, pending, _): pending.prefetch != nil
+            case .waiting, .complete: false
+            }
+        }
+
         @inlinable
         var loadState: LoadState<Failure> {
             switch self {
@@ -129,21 +138,6 @@ struct PagingStateMachine<Item, Failure: Error> {
             case .loading: .loading
             case let .failed(error, _, _): .failed(error)
             case .complete: .complete
-            }
-        }
-
-        @inlinable
-        var loadID: LoadID? {
-            if case let .loading(_, load) = self { return load }
-            return nil
-        }
-
-        /// The pending load, when the edge has one.
-        @inlinable
-        var pending: PendingLoad? {
-            switch self {
-            case let .ready(pending), let .loading(pending, _), let .failed(_, pending, _): pending
-            case .waiting, .complete: nil
             }
         }
     }
@@ -160,16 +154,19 @@ struct PagingStateMachine<Item, Failure: Error> {
         /// page's `previous` leads to that page and that page's `next` to this one. `nil`, or an older
         /// epoch: not known to be joined (a refresh rearranged the pages since).
         @usableFromInline var joinedAbove: Int? = nil
+        /// Where the page is kept outside the view model (`Page.origin`), if anywhere.
+        @usableFromInline var origin: (any PageOrigin)?
 
         @inlinable
         init(
             loadedBy: PageRequest<Item, Failure>?, previous: PageProducer?, next: PageProducer?,
-            joinedAbove: Int? = nil
+            joinedAbove: Int? = nil, origin: (any PageOrigin)? = nil
         ) {
             self.loadedBy = loadedBy
             self.previous = previous
             self.next = next
             self.joinedAbove = joinedAbove
+            self.origin = origin
         }
     }
 
@@ -216,7 +213,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// The jitter's random source.
     @usableFromInline var generator: any RandomNumberGenerator & Sendable
 
-    @inlinable
+    @usableFromInline
     init(retry: RetryPolicy?, generator: any RandomNumberGenerator & Sendable, maxPages: Int? = nil) {
         self.retry = retry
         self.generator = generator
@@ -237,54 +234,64 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// The failure of the most recently failed kind of load that has not been retried since.
     @inlinable
     var lastError: Failure? {
-        guard let kind = failureOrder.last else { return nil }
-        return kind == .refresh ? refresh.loadState.error : edge(kind).loadState.error
+        switch failureOrder.last {
+        case nil: nil
+        case .refresh: refresh.loadState.error
+        case let .edge(direction): edge(direction).loadState.error
+        }
     }
 
     // MARK: - Commands
 
     /// The storage asked the dependency for the first page to start `load`: a retry of that load starts
     /// the same producer instead of asking the dependency again.
-    @inlinable
+    @usableFromInline
     mutating func firstPageMade(_ producer: PageProducer, for load: LoadID) {
-        if let direction = direction(loading: load), case let .loading(pending, _) = edge(direction.kind) {
+        defer { _checkInvariants() }
+        if let (direction, pending) = edge(loading: load) {
             var made = pending
             made.request = .producer(producer)
-            setEdge(direction.kind, .loading(made, load))
+            setEdge(direction, .loading(made, load))
         } else if case .loading(let progress, var pending, load) = refresh {
             pending.request = .producer(producer)
             refresh = .loading(progress, pending, load)
+        } else {
+            // The storage runs a `.start` right after the input that named it: that load is still in flight.
+            preconditionFailure("PagingStateMachine.firstPageMade: load \(load.value) is not in flight; \(stateDescription)")
         }
     }
 
     /// `loadNextPage()`: loads the pending page after the last item (retrying it after a failure).
     @inlinable
     mutating func loadNextPage() -> [Action] {
-        load(.append, prefetch: nil)
+        defer { _checkInvariants() }
+        return load(.append, prefetch: nil)
     }
 
     /// `loadPreviousPage()`: loads the pending page before the first item (retrying it after a failure).
     @inlinable
     mutating func loadPreviousPage() -> [Action] {
-        load(.prepend, prefetch: nil)
+        defer { _checkInvariants() }
+        return load(.prepend, prefetch: nil)
     }
 
     /// `loadNextPageIfNeeded` / `loadPagesIfNeeded`: loads at each end the request's rows are near;
     /// otherwise remembers the request while that end's page is pending, to re-check it when it lands.
-    @inlinable
+    @usableFromInline
     mutating func loadIfNeeded(_ request: PrefetchRequest) -> [Action] {
+        defer { _checkInvariants() }
         var actions: [Action] = []
         for direction in [Direction.append, .prepend] {
-            switch edge(direction.kind) {
+            switch edge(direction) {
             case .ready:
                 let wanted = direction == .append ? request.wantsMore(count: items.count) : request.wantsPrevious
                 if wanted { actions += load(direction, prefetch: request) }
             case .loading(var pending, let load):
                 pending.remember(request, toward: direction)
-                setEdge(direction.kind, .loading(pending, load))
+                setEdge(direction, .loading(pending, load))
             case .failed(let error, var pending, let retryOf):
                 pending.remember(request, toward: direction)
-                setEdge(direction.kind, .failed(error, pending, retryOf: retryOf))
+                setEdge(direction, .failed(error, pending, retryOf: retryOf))
             case .waiting, .complete:
                 break
             }
@@ -294,8 +301,9 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// `reset()`: cuts off every load, cancels waiting retries, empties the list; the next
     /// `loadNextPage()` loads a fresh first page.
-    @inlinable
+    @usableFromInline
     mutating func reset() -> [Action] {
+        defer { _checkInvariants() }
         var actions = cutOffEdges() + cutOffRefresh()
         append = .ready(PendingLoad(request: .firstPage))
         prepend = .waiting
@@ -311,12 +319,16 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// The automatic retry of `kind`'s failed load `failedLoad` is due: retries it, unless a command
     /// retried or cancelled it meanwhile.
-    @inlinable
+    @usableFromInline
     mutating func retryDue(_ kind: LoadKind, of failedLoad: LoadID) -> [Action] {
-        if kind == .refresh { return refreshRetryDue(of: failedLoad) }
-        guard case let .failed(_, pending, retryOf) = edge(kind), retryOf == failedLoad,
-              let direction = kind.direction else { return [] }
-        return start(direction, pending)
+        defer { _checkInvariants() }
+        switch kind {
+        case .refresh:
+            return refreshRetryDue(of: failedLoad)
+        case let .edge(direction):
+            guard case let .failed(_, pending, retryOf) = edge(direction), retryOf == failedLoad else { return [] }
+            return start(direction, pending)
+        }
     }
 
     // MARK: - Edits
@@ -324,6 +336,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// Replaces the held item with `item`'s id by `item`; nothing if no item with that id is held.
     @inlinable
     mutating func update(_ item: Item) -> [Action] {
+        defer { _checkInvariants() }
         guard let index = store.position(ofIDOf: item) else { return [] }
         return replace([(index, item)])
     }
@@ -332,6 +345,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// transition, one `.updated` with every offset.
     @inlinable
     mutating func replace(_ replacements: [(index: Int, item: Item)]) -> [Action] {
+        defer { _checkInvariants() }
         guard !replacements.isEmpty else { return [] }
         var offsets: [Int] = []
         for (index, item) in replacements {
@@ -345,6 +359,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// Removes the item whose id is `key`; nothing if it is not held.
     @inlinable
     mutating func remove(key: AnyHashable) -> [Action] {
+        defer { _checkInvariants() }
         guard let index = store.position(ofKey: key) else { return [] }
         if let page = ledger.page(holding: index) { ledger.adjust(page: page, by: -1) }
         let changes = store.remove(at: index)
@@ -355,6 +370,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// Inserts `batch` at `index` (clamped to the list); items whose id is held update it in place.
     @inlinable
     mutating func insert(_ batch: [Item], at index: Int) -> [Action] {
+        defer { _checkInvariants() }
         let changes = store.insert(batch, at: index)
         attributeInsertions(in: changes)
         return changes.isEmpty ? [] : [transition(changes)]
@@ -371,11 +387,12 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// An event of load `load`.
     @inlinable
     mutating func receive(_ event: Event<Page<Item, Failure>, Failure>, of load: LoadID) -> [Action] {
-        if let direction = direction(loading: load) {
-            return receive(event, of: load, extending: direction)
+        defer { _checkInvariants() }
+        if let (direction, pending) = edge(loading: load) {
+            return receive(event, of: load, extending: direction, pending: pending)
         }
-        if case .loading(_, _, load) = refresh {
-            return receiveRefresh(event, of: load)
+        if case .loading(let progress, let pending, load) = refresh {
+            return receiveRefresh(event, of: load, progress: progress, pending: pending)
         }
         return unexpected(event.map { _ in () }, of: load)
     }
@@ -397,19 +414,20 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     @inlinable
+    /// An event of `direction`'s load in flight, `load`, whose pending page is `pending`.
     mutating func receive(
-        _ event: Event<Page<Item, Failure>, Failure>, of load: LoadID, extending direction: Direction
+        _ event: Event<Page<Item, Failure>, Failure>, of load: LoadID, extending direction: Direction,
+        pending: PendingLoad
     ) -> [Action] {
-        guard case let .loading(pending, _) = edge(direction.kind) else { return [] }
         switch event {
         case let .value(page):
             return land(page, of: load, extending: direction, pending: pending)
         case let .failed(error):
-            let outcome = failure(of: direction.kind, load: load, error: error, pending: pending)
-            setEdge(direction.kind, .failed(error, outcome.failed, retryOf: outcome.retryOf))
+            let outcome = failure(of: .edge(direction), load: load, error: error, pending: pending)
+            setEdge(direction, .failed(error, outcome.failed, retryOf: outcome.retryOf))
             return [.cutOff(load), transition()] + outcome.then
         case .completed, .interrupted:
-            setEdge(direction.kind, .ready(PendingLoad(request: pending.request)))
+            setEdge(direction, .ready(PendingLoad(request: pending.request)))
             let diagnostic: PaginatedListDiagnostic = if case .completed = event { .completedWithoutPage } else { .interruptedWithoutPage }
             return [.cutOff(load), transition(), .report(diagnostic)]
         }
@@ -427,7 +445,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         _ page: Page<Item, Failure>, of load: LoadID, extending direction: Direction, pending: PendingLoad
     ) -> [Action] {
         markLanded(load)
-        var record = PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next)
+        var record = PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next, origin: page.origin)
         var changes: [ItemListChange]
         switch direction {
         case .append:
@@ -458,14 +476,16 @@ struct PagingStateMachine<Item, Failure: Error> {
             if !droppedAbove.isEmpty { droppedAbove.removeLast() }
             prepend = droppedAbove.last.map { .ready(PendingLoad(request: $0)) }
                 ?? page.previous.map { .ready(PendingLoad(request: .producer($0))) } ?? .complete
-            shiftPrefetch(by: added)
+            if added != 0, append.remembersPrefetch || prepend.remembersPrefetch { shiftPrefetch(by: added) }
         }
         noteGap(after: changes)
         let countBeforeDrops = items.count
-        let drops = dropPages(awayFrom: direction)
+        let drops = holdsTooManyPages ? dropPages(awayFrom: direction) : (changes: [], actions: [])
         // The rows the user saw moved down by what a prepend added, or up by what a drop above removed.
         let shift = direction == .prepend ? Self.insertedCount(changes) : items.count - countBeforeDrops
-        changes = Self.replayable(changes, then: drops.changes, at: direction, finalCount: items.count)
+        if !drops.changes.isEmpty {
+            changes = Self.replayable(changes, then: drops.changes, at: direction, finalCount: items.count)
+        }
 
         var actions = [transition(changes)]
         for diagnostic in page.diagnostics { actions.append(.report(diagnostic)) }
@@ -481,7 +501,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     mutating func continueAfterLanding(
         _ page: Page<Item, Failure>, direction: Direction, pending: PendingLoad, shift: Int
     ) -> [Action] {
-        guard case let .ready(ready) = edge(direction.kind) else { return [] }
+        guard case let .ready(ready) = edge(direction) else { return [] }
         let request = pending.prefetch?.shifted(by: shift)
         if page.items.isEmpty {
             let empties = pending.emptyPagesInARow + 1
@@ -499,7 +519,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// Records a failure of `kind`'s load `load` (whose pending page was `pending`) and decides on an
     /// automatic retry. The caller stores the failed state (`retryOf`: the load whose retry waits, if any),
     /// then publishes, then runs `then`.
-    @inlinable
+    @usableFromInline
     mutating func failure(
         of kind: LoadKind, load: LoadID, error: Failure, pending: PendingLoad
     ) -> (failed: PendingLoad, retryOf: LoadID?, then: [Action]) {
@@ -531,7 +551,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         guard !refresh.isBusy else { return [] }
         var cancelsRetry = false
         var pending: PendingLoad
-        switch edge(direction.kind) {
+        switch edge(direction) {
         case let .ready(ready):
             pending = ready
         case let .failed(_, failed, retryOf):
@@ -545,7 +565,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         // The cancellation goes in front of the start's actions: concatenating arrays of actions copies
         // each one through the generic value witnesses (`Benchmarks itemlist`, view model rows).
         var actions = start(direction, pending)
-        if cancelsRetry { actions.insert(.cancelRetry(direction.kind), at: 0) }
+        if cancelsRetry { actions.insert(.cancelRetry(.edge(direction)), at: 0) }
         return actions
     }
 
@@ -553,8 +573,8 @@ struct PagingStateMachine<Item, Failure: Error> {
     @inlinable
     mutating func start(_ direction: Direction, _ pending: PendingLoad) -> [Action] {
         let load = nextLoadID()
-        failureOrder.removeAll { $0 == direction.kind }
-        setEdge(direction.kind, .loading(pending, load))
+        failureOrder.removeAll { $0 == .edge(direction) }
+        setEdge(direction, .loading(pending, load))
         return [transition(), .start(load, pending.request)]
     }
 
@@ -566,136 +586,47 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     /// Cuts off the append and prepend loads in flight and cancels their waiting retries; each edge keeps
     /// its pending page, ready to load again.
-    @inlinable
     mutating func cutOffEdges() -> [Action] {
         var actions: [Action] = []
-        for kind in [LoadKind.prepend, .append] {
-            switch edge(kind) {
+        for direction in [Direction.prepend, .append] {
+            switch edge(direction) {
             case let .loading(pending, load):
                 actions.append(.cutOff(load))
-                setEdge(kind, .ready(PendingLoad(request: pending.request)))
+                setEdge(direction, .ready(PendingLoad(request: pending.request)))
             case let .failed(_, pending, retryOf):
-                if retryOf != nil { actions.append(.cancelRetry(kind)) }
-                setEdge(kind, .ready(PendingLoad(request: pending.request)))
-            default: break
+                if retryOf != nil { actions.append(.cancelRetry(.edge(direction))) }
+                setEdge(direction, .ready(PendingLoad(request: pending.request)))
+            case .waiting, .ready, .complete: break
             }
-            failureOrder.removeAll { $0 == kind }
+            failureOrder.removeAll { $0 == .edge(direction) }
         }
         return actions
     }
 
     // MARK: - Pages
 
-    /// With `maxPages`, drops the pages farthest from the end a page just landed at until at most
-    /// `maxPages` are held; each dropped page's request is kept to load it again from that end, and that
-    /// end's edge becomes ready to load it (a load in flight there is cut off: it would land next to items
-    /// no longer held).
-    @inlinable
-    mutating func dropPages(awayFrom direction: Direction) -> (changes: [ItemListChange], actions: [Action]) {
-        guard let maxPages else { return ([], []) }
-        var changes: [ItemListChange] = []
-        var actions: [Action] = []
-        while ledger.pageCount > maxPages {
-            let open = gap
-            switch direction {
-            case .append:
-                let dropped = ledger.removeFirst()
-                if dropped.count > 0 {
-                    let removed = store.removeFirst(dropped.count)
-                    noteGap(after: removed)
-                    changes += removed
-                }
-                if open != nil, gap == nil {
-                    // Everything above the gap is gone: the list begins below it, and what lies before
-                    // that is what lay before its first page (not the fresh pages above the gap).
-                    droppedAbove = []
-                    actions += replaceEdge(.prepend, with: ledger.first?.record.previous.map { .producer($0) })
-                    continue
-                }
-                actions += replaceEdge(.prepend, with: rememberDroppedAbove(dropped.record))
-            case .prepend:
-                let dropped = ledger.removeLast()
-                if dropped.count > 0 {
-                    let removed = store.removeLast(dropped.count)
-                    noteGap(after: removed)
-                    changes += removed
-                }
-                if let open, gap == nil {
-                    // Everything below the gap is gone: the list ends at the gap and goes on from it.
-                    droppedBelow = []
-                    actions += replaceEdge(.append, with: .producer(open.continuation))
-                    continue
-                }
-                actions += replaceEdge(.append, with: rememberDroppedBelow(dropped.record))
-            }
-        }
-        return (changes, actions)
-    }
-
-    /// How to load a page just dropped at the top again. When nothing is remembered above and the page
-    /// now first was joined to it (see `PageRecord.joinedAbove`), by that page's `previous`: nothing needs
-    /// remembering, each page loaded again leads to the one above it, so memory stays flat however far the
-    /// user scrolls. Otherwise (a source that pages only downwards, or pages a refresh rearranged) by the
-    /// request that loaded the dropped page, kept on `droppedAbove`.
-    @inlinable
-    mutating func rememberDroppedAbove(_ dropped: PageRecord) -> PageRequest<Item, Failure>? {
-        if droppedAbove.isEmpty, let first = ledger.first?.record, first.joinedAbove == joinEpoch,
-           let previous = first.previous {
-            return .producer(previous)
-        }
-        if let request = dropped.loadedBy { droppedAbove.append(request) }
-        return droppedAbove.last ?? ledger.first?.record.previous.map { .producer($0) }
-    }
-
-    /// How to load a page just dropped at the bottom again: by the `next` of the page now last when the
-    /// dropped page was joined to it and nothing is remembered below, else by the request that loaded the
-    /// dropped page, kept on `droppedBelow` (see `rememberDroppedAbove`).
-    @inlinable
-    mutating func rememberDroppedBelow(_ dropped: PageRecord) -> PageRequest<Item, Failure>? {
-        if droppedBelow.isEmpty, dropped.joinedAbove == joinEpoch, let next = ledger.last?.record.next {
-            return .producer(next)
-        }
-        if let request = dropped.loadedBy { droppedBelow.append(request) }
-        return droppedBelow.last ?? ledger.last?.record.next.map { .producer($0) }
-    }
-
-    /// Makes `kind`'s edge ready to load `request` (`nil`: complete), cutting off its load in flight and
-    /// cancelling its waiting retry.
-    @inlinable
-    mutating func replaceEdge(_ kind: LoadKind, with request: PageRequest<Item, Failure>?) -> [Action] {
-        var actions: [Action] = []
-        switch edge(kind) {
-        case let .loading(_, load): actions.append(.cutOff(load))
-        case .failed(_, _, retryOf: _?): actions.append(.cancelRetry(kind))
-        default: break
-        }
-        failureOrder.removeAll { $0 == kind }
-        setEdge(kind, request.map { .ready(PendingLoad(request: $0)) } ?? .complete)
-        return actions
-    }
-
     /// Shifts the prefetch requests both edges remember by `delta` rows (items inserted or removed above).
-    @inlinable
+    @usableFromInline
     mutating func shiftPrefetch(by delta: Int) {
         guard delta != 0 else { return }
-        for kind in [LoadKind.prepend, .append] {
-            switch edge(kind) {
+        for direction in [Direction.prepend, .append] {
+            switch edge(direction) {
             case .ready(var pending) where pending.prefetch != nil:
                 pending.prefetch = pending.prefetch?.shifted(by: delta)
-                setEdge(kind, .ready(pending))
+                setEdge(direction, .ready(pending))
             case .loading(var pending, let load) where pending.prefetch != nil:
                 pending.prefetch = pending.prefetch?.shifted(by: delta)
-                setEdge(kind, .loading(pending, load))
+                setEdge(direction, .loading(pending, load))
             case .failed(let error, var pending, let retryOf) where pending.prefetch != nil:
                 pending.prefetch = pending.prefetch?.shifted(by: delta)
-                setEdge(kind, .failed(error, pending, retryOf: retryOf))
+                setEdge(direction, .failed(error, pending, retryOf: retryOf))
             default: break
             }
         }
     }
 
     /// Gives inserted items to the page of the item above them (the first page at the top).
-    @inlinable
+    @usableFromInline
     mutating func attributeInsertions(in changes: [ItemListChange]) {
         for change in changes {
             guard case let .inserted(range) = change else { continue }
@@ -709,9 +640,15 @@ struct PagingStateMachine<Item, Failure: Error> {
         noteGap(after: changes)
     }
 
-    /// Keeps the gap on the same held item through `changes`.
+    /// Keeps the gap, if one is open, on the same held item through `changes`.
     @inlinable
     mutating func noteGap(after changes: [ItemListChange]) {
+        if gap != nil { moveGap(after: changes) }
+    }
+
+    /// `noteGap(after:)` with a gap open.
+    @usableFromInline
+    mutating func moveGap(after changes: [ItemListChange]) {
         guard var open = gap else { return }
         for change in changes {
             switch change {
@@ -732,38 +669,6 @@ struct PagingStateMachine<Item, Failure: Error> {
         gap = open.index > 0 && open.index < items.count ? open : nil
     }
 
-    /// A landing's changes followed by those of the drops it caused, in an order a view can replay reading
-    /// every inserted and updated row from the transition's snapshot (whose offsets are final): after an
-    /// append, the drops at the top come first and the landed rows' offsets move up by the rows dropped;
-    /// after a prepend, the drops at the bottom stay last and rows updated, then dropped, are not reported.
-    @inlinable
-    static func replayable(
-        _ landing: [ItemListChange], then drops: [ItemListChange], at direction: Direction, finalCount: Int
-    ) -> [ItemListChange] {
-        guard !drops.isEmpty else { return landing }
-        switch direction {
-        case .append:
-            let dropped = drops.reduce(0) { sum, change in
-                if case let .removed(offsets) = change { return sum + offsets.count }
-                return sum
-            }
-            return drops + landing.compactMap { change in
-                switch change {
-                case let .appended(range): .appended(range.lowerBound - dropped ..< range.upperBound - dropped)
-                case let .inserted(range): .inserted(range.lowerBound - dropped ..< range.upperBound - dropped)
-                case let .updated(offsets):
-                    offsets.contains { $0 >= dropped } ? .updated(offsets.filter { $0 >= dropped }.map { $0 - dropped }) : nil
-                default: change
-                }
-            }
-        case .prepend:
-            return landing.compactMap { change in
-                guard case let .updated(offsets) = change else { return change }
-                return offsets.contains { $0 < finalCount } ? .updated(offsets.filter { $0 < finalCount }) : nil
-            } + drops
-        }
-    }
-
     @inlinable
     static func insertedCount(_ changes: [ItemListChange]) -> Int {
         changes.reduce(0) { sum, change in
@@ -777,28 +682,50 @@ struct PagingStateMachine<Item, Failure: Error> {
     // MARK: - Helpers
 
     @inlinable
-    func edge(_ kind: LoadKind) -> Edge {
-        switch kind {
+    func edge(_ direction: Direction) -> Edge {
+        switch direction {
         case .prepend: prepend
         case .append: append
-        case .refresh: .waiting
         }
     }
 
     @inlinable
-    mutating func setEdge(_ kind: LoadKind, _ edge: Edge) {
-        switch kind {
+    mutating func setEdge(_ direction: Direction, _ edge: Edge) {
+        switch direction {
         case .prepend: prepend = edge
         case .append: append = edge
-        case .refresh: break
         }
     }
 
+    /// The end whose edge is loading `load`, and its pending page; `nil` when neither is.
     @inlinable
-    func direction(loading load: LoadID) -> Direction? {
-        if append.loadID == load { return .append }
-        if prepend.loadID == load { return .prepend }
+    func edge(loading load: LoadID) -> (Direction, PendingLoad)? {
+        if case .loading(let pending, load) = append { return (.append, pending) }
+        if case .loading(let pending, load) = prepend { return (.prepend, pending) }
         return nil
+    }
+
+    /// Whether `load` is the refresh's page load in flight.
+    @inlinable
+    func isRefreshing(_ load: LoadID) -> Bool {
+        if case .loading(_, _, load) = refresh { return true }
+        return false
+    }
+
+    /// What load `load` is for (`PageKeeper.starting(_:)`).
+    @inlinable
+    func purpose(of load: LoadID) -> PageLoadPurpose {
+        switch edge(loading: load)?.0 {
+        case .append: .append
+        case .prepend: .prepend
+        case nil: .refresh
+        }
+    }
+
+    /// The pages held and their items, for a keeper (a cold path: out of line).
+    @usableFromInline
+    var keptWindow: KeptWindow<Item> {
+        KeptWindow(pages: ledger.pages.map { ($0.record.origin, $0.count) }, items: items, gap: gap?.index)
     }
 
     /// The transition to the current state, with `changes` applied to the list (none: the list is unchanged).
@@ -825,28 +752,28 @@ struct LoadID: Hashable, Sendable {
     }
 }
 
-/// Which end of the list a load extends.
+/// Which end of the list a load extends: the end whose `Edge` it belongs to.
 // `@usableFromInline`: the inlinable machine uses it.
 @usableFromInline
 enum Direction: Sendable {
     case prepend, append
-
-    @inlinable
-    var kind: LoadKind { self == .prepend ? .prepend : .append }
 }
 
-/// One of the three kinds of load of `LoadStates`.
+/// One of the three kinds of load of `LoadStates`: the refresh, or the load at one end of the list.
+/// Only the ends have an `Edge`: a kind names the refresh without pretending it has one.
 // `@usableFromInline`: the inlinable machine and storage use it.
 @usableFromInline
-enum LoadKind: Sendable, Equatable {
-    case refresh, prepend, append
+enum LoadKind: Sendable, Equatable, CustomStringConvertible {
+    case refresh
+    case edge(Direction)
 
-    @inlinable
-    var direction: Direction? {
+    /// `refresh`, `prepend` or `append`, as `LoadStates` names them.
+    @usableFromInline
+    var description: String {
         switch self {
-        case .prepend: .prepend
-        case .append: .append
-        case .refresh: nil
+        case .refresh: "refresh"
+        case .edge(.prepend): "prepend"
+        case .edge(.append): "append"
         }
     }
 }

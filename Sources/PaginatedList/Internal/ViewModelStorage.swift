@@ -59,6 +59,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     }
 
     @usableFromInline let firstPage: () -> PageProducer
+    /// The store that keeps the pages, for a store-backed list (see `PageKeeper`).
+    @usableFromInline let keeper: (any PageKeeper<Item, Failure>)?
     @usableFromInline let scheduler: any Scheduler
     @usableFromInline let retryScheduler: (any DateScheduler)?
     /// The waiting automatic retries' timers, by kind; set by the drainer, disposed by `shutdown()`.
@@ -117,8 +119,12 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case idle, loading, failed, exhausted
     }
 
-    init(firstPage: @escaping () -> PageProducer, scheduler: any Scheduler, retry: AutomaticRetry?, maxPages: Int?) {
+    init(
+        firstPage: @escaping () -> PageProducer, keeper: (any PageKeeper<Item, Failure>)? = nil, scheduler: any Scheduler,
+        retry: AutomaticRetry?, maxPages: Int?
+    ) {
         self.firstPage = firstPage
+        self.keeper = keeper
         self.scheduler = scheduler
         retryScheduler = retry?.scheduler
         machine = Machine(
@@ -134,7 +140,6 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     }
 
     /// What an `ObservablePaginatedList` shows, as of the last transition published. Any thread.
-    @inlinable
     var mirrorState: MirrorState<Item, Failure> {
         lock.locked { mirrorValue }
     }
@@ -207,21 +212,33 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             run(machine.reset())
             run(machine.loadNextPage())
         case let .event(load, event):
-            run(machine.receive(event, of: load))
+            if let keeper, case .value = event, machine.isRefreshing(load) {
+                kept(by: keeper, .refresh, orElse: { machine.receive(.failed($0), of: load) }) {
+                    $0.receive(event, of: load)
+                }
+            } else {
+                run(machine.receive(event, of: load))
+            }
         case let .retryDue(kind, failedLoad):
             run(machine.retryDue(kind, of: failedLoad))
         case let .update(item):
-            run(machine.update(item))
+            edit { $0.update(item) }
         case let .modify(key, change):
             modify(key: key, change)
         case let .remove(key):
-            run(machine.remove(key: key))
+            edit { $0.remove(key: key) }
         case let .insert(batch, index):
-            run(machine.insert(batch, at: index))
+            edit { $0.insert(batch, at: index) }
         case let .mark(body):
-            body(MirrorMark(sequence: lock.locked { mirrorValue.sequence }, refreshing: published.shape.refresh == .loading,
-                            refreshes: refreshesStarted))
+            mark(body)
         }
+    }
+
+    /// Calls `body` with where the view model stands.
+    @usableFromInline
+    func mark(_ body: @Sendable (MirrorMark) -> Void) {
+        body(MirrorMark(sequence: lock.locked { mirrorValue.sequence }, refreshing: published.shape.refresh == .loading,
+                        refreshes: refreshesStarted))
     }
 
     /// Runs the user's `change` on the held item whose id is `key` (outside the machine: it is user code).
@@ -245,7 +262,42 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
                          "PaginatedListViewModel.update(id:_:): the change must not change the item's id")
             if changed.updateValue(item, forKey: index) == nil { order.append(index) }
         }
-        run(machine.replace(order.map { ($0, changed[$0]!) }))
+        let replacements = order.map { ($0, changed[$0]!) }
+        edit { $0.replace(replacements) }
+    }
+
+    /// Runs an edit: on the machine, or, for a store-backed list, through the keeper.
+    @inlinable
+    func edit(_ body: (inout Machine) -> [Machine.Action]) {
+        guard let keeper else { return run(body(&machine)) }
+        kept(by: keeper, .edit, orElse: { [keeper] in [.report(keeper.editNotKept($0))] }, body)
+    }
+
+    /// Runs `body` on a copy of the machine and asks `keeper` to write the pages it leaves held: when it
+    /// did, the copy becomes the machine and its actions run; when it did not, `orElse` runs on the machine
+    /// as it was, with the keeper's failure (the list is unchanged). A command that changes no item needs
+    /// no write, unless it ends a refresh. The copy costs O(items held) when the command changes the list:
+    /// paid by refreshes and by the edits of store-backed lists only.
+    @inlinable
+    func kept(
+        by keeper: any PageKeeper<Item, Failure>, _ cause: KeptChangeCause,
+        orElse failed: (Failure) -> [Machine.Action], _ body: (inout Machine) -> [Machine.Action]
+    ) {
+        var trial = machine
+        let actions = body(&trial)
+        var changes: [ItemListChange] = []
+        for action in actions {
+            if case let .publish(transition) = action, transition.items != nil { changes += transition.changes }
+        }
+        // A refresh that ended wrote its pages even when they changed no item (an empty first page).
+        if !changes.isEmpty || (cause == .refresh && !trial.refresh.isBusy) {
+            let change = KeptChange(cause: cause, before: machine.keptWindow, after: trial.keptWindow, changes: changes)
+            if let failure = keeper.persist(change) {
+                return run(failed(failure))
+            }
+        }
+        machine = trial
+        run(actions)
     }
 
     // MARK: - Actions (drain token held, no lock)
@@ -282,12 +334,13 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    @inlinable
+    /// The timer of `kind`'s waiting automatic retry.
+    @usableFromInline
     func timer(_ kind: LoadKind) -> SerialDisposable {
         switch kind {
         case .refresh: retryTimers.refresh
-        case .prepend: retryTimers.prepend
-        case .append: retryTimers.append
+        case .edge(.prepend): retryTimers.prepend
+        case .edge(.append): retryTimers.append
         }
     }
 
@@ -297,14 +350,17 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         let producer: PageProducer
         switch request {
         case .firstPage:
+            keeper?.starting(machine.purpose(of: load))
             producer = firstPage()
             machine.firstPageMade(producer, for: load)
         case let .producer(given):
+            keeper?.starting(machine.purpose(of: load))
             producer = given
         }
         let run = producer.start { [weak self] event in
             self?.submit(.event(load, event))
         }
+        keeper?.starting(nil)
         keep(run, of: load)
     }
 
@@ -376,7 +432,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
 
     /// The view model was released: drop queued commands, ignore later events, cut off every run, cancel
     /// the retries.
-    @inlinable
+    @usableFromInline
     func shutdown() {
         let cutOff = lock.locked { () -> [any Disposable] in
             released = true

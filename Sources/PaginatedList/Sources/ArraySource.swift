@@ -37,7 +37,7 @@ public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependen
     public let scheduler: (any DateScheduler)?
     /// The index of the item the list opens at (clamped to the array): its page is the first one loaded.
     public let start: Int
-    private let failure: FailureInjection?
+    let failure: FailureInjection?
     private let deduplication: @Sendable () -> Deduplication<Item>
 
     /// Serves `items` in pages of `pageSize`, opening at the page that holds item `start`, after `latency`

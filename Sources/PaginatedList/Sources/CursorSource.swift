@@ -31,7 +31,7 @@ public struct CursorSource<Item: Sendable, Cursor: Sendable, Failure: Error>: Pa
 
     /// The cursor of the page the list opens at (`nil`: the first page of the list).
     public let start: Cursor?
-    private let fetch: Fetch
+    let fetch: Fetch
     private let deduplication: @Sendable () -> Deduplication<Item>
 
     /// A source fetching pages with `fetch`, opening at the page of `start` (`nil`: the first page); keeps

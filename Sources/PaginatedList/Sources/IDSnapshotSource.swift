@@ -43,7 +43,7 @@ where Item.ID: Sendable {
     public let batchSize: Int
     /// The most item requests one page may make (filling after missing items).
     public let maxRequestsPerPage: Int
-    private let fetchIDs: FetchIDs
+    let fetchIDs: FetchIDs
     private let fetchItems: FetchItems
 
     /// A source that snapshots the feed's IDs with `fetchIDs` and pages over them in batches of
@@ -186,7 +186,7 @@ where Item.ID: Sendable {
 
     /// Fetches the next batch of the page, then the next one while the page is short of items (within
     /// `maxRequestsPerPage`), then sends the page.
-    private func batch(_ progress: Progress, _ observer: Signal<Outcome, Failure>.Observer, _ lifetime: Lifetime) {
+    func batch(_ progress: Progress, _ observer: Signal<Outcome, Failure>.Observer, _ lifetime: Lifetime) {
         guard !lifetime.hasEnded else { return }
         guard !progress.isAtEnd, progress.found.count < batchSize, progress.requests < maxRequestsPerPage else {
             observer.send(value: outcome(of: progress))

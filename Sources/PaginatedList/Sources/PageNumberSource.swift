@@ -60,7 +60,7 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
     public let pageSize: Int
     /// How the last page is recognised when the response carries no totals.
     public let endOfList: EndOfList
-    private let fetch: Fetch
+    let fetch: Fetch
     private let deduplication: @Sendable () -> Deduplication<Item>
 
     /// A source fetching pages of `pageSize` items with `fetch`, the first numbered `firstPageIndex`,

@@ -132,12 +132,15 @@ private enum ISO8601 {
 
     /// UTC, whole seconds, or milliseconds when the date has a fraction of a second (rounded to the
     /// nearest millisecond, so that `.123` is not written `.122` for want of binary precision).
+    ///
+    /// Never traps: a date whose milliseconds a `Double` cannot hold exactly (beyond some 285 000 years,
+    /// infinite, NaN) has no fraction that can be written and is written in whole seconds.
     static func format(_ date: Date) -> String {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         let seconds = (milliseconds / 1000).rounded(.down)
-        let fraction = Int(milliseconds - seconds * 1000)
         let whole = wholeSeconds.format(Date(timeIntervalSince1970: seconds))
-        guard fraction != 0, whole.hasSuffix("Z") else { return whole }
+        guard let fraction = Int(exactly: milliseconds - seconds * 1000), (1 ..< 1000).contains(fraction),
+              whole.hasSuffix("Z") else { return whole }
         return whole.dropLast() + "." + String(1000 + fraction).dropFirst() + "Z"
     }
 }

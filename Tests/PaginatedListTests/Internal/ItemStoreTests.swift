@@ -333,3 +333,23 @@ struct HandleTableTests {
         }
     }
 }
+
+@Suite("IdentityRules")
+struct IdentityRulesTests {
+    private struct Tagged: Identifiable {
+        let id: Int
+    }
+
+    @Test func theIDOfAnItemIsReadWhenItIsTheTypeGiven() {
+        #expect(IdentityRules<Tagged>.id(of: Tagged(id: 7), as: Tagged.self) == 7)
+    }
+
+#if DEBUG
+    @Test func readingAnItemAsAnotherIdentifiableTypeStopsADebugBuild() async {
+        await #expect(processExitsWith: .failure) {
+            struct Other: Identifiable { let id: Int }
+            _ = IdentityRules<Int>.id(of: 7, as: Other.self)
+        }
+    }
+#endif
+}

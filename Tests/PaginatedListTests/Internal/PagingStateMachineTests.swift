@@ -112,7 +112,7 @@ struct PagingStateMachineTests {
             "cutOff 0", "publish append=failed(PaginatedListTests.TestError(code: 1)) prepend=idle",
             "report retryScheduled(retry: 1, delay: 1.0 seconds)", "scheduleRetry append of 0 after 1.0 seconds",
         ])
-        #expect(describe(machine.retryDue(.append, of: LoadID(value: 0))) == ["publish append=loading prepend=idle", "start 1 first"])
+        #expect(describe(machine.retryDue(.edge(.append), of: LoadID(value: 0))) == ["publish append=loading prepend=idle", "start 1 first"])
     }
 
     @Test func aManualLoadDuringTheWaitCancelsTheRetryAndItsDueTimeIsIgnored() {
@@ -120,14 +120,14 @@ struct PagingStateMachineTests {
         _ = machine.loadNextPage()
         _ = machine.receive(.failed(TestError(1)), of: LoadID(value: 0))
         #expect(describe(machine.loadNextPage()) == ["cancelRetry append", "publish append=loading prepend=idle", "start 1 first"])
-        #expect(machine.retryDue(.append, of: LoadID(value: 0)).isEmpty)
+        #expect(machine.retryDue(.edge(.append), of: LoadID(value: 0)).isEmpty)
     }
 
     @Test func retriesBeyondThePolicyAreReportedAndNotScheduled() {
         var machine = machine(retry: RetryPolicy(maxRetries: 1, initialDelay: .seconds(1), jitter: 0))
         _ = machine.loadNextPage()
         _ = machine.receive(.failed(TestError(1)), of: LoadID(value: 0))
-        _ = machine.retryDue(.append, of: LoadID(value: 0))
+        _ = machine.retryDue(.edge(.append), of: LoadID(value: 0))
         #expect(describe(machine.receive(.failed(TestError(2)), of: LoadID(value: 1))) == [
             "cutOff 1", "publish append=failed(PaginatedListTests.TestError(code: 2)) prepend=idle",
             "report retriesExhausted(failures: 2)",
@@ -183,5 +183,40 @@ struct PagingStateMachineTests {
         #expect(describe(machine.insert([9], at: 1)) == [
             "publish append=idle prepend=complete items=[1, 9, 2, 3] changes=[PaginatedList.ItemListChange.inserted(Range(1..<2))]",
         ])
+    }
+
+    @Test func theMachineOfANewListHasNoInvariantViolation() {
+        #expect(machine().invariantViolations().isEmpty)
+    }
+
+    @Test func aGapAtTheEndOfTheListIsAnInvariantViolation() {
+        var machine = machine()
+        _ = machine.loadNextPage()
+        _ = machine.receive(page([1, 2]), of: LoadID(value: 0))
+        machine.gap = Machine.Gap(index: 2, continuation: .never, pageBudget: 1)
+        #expect(machine.invariantViolations() == ["gap at 2, not strictly inside the 2 items"])
+    }
+
+    @Test func aLedgerThatCountsOtherItemsThanTheListIsAnInvariantViolation() {
+        var machine = machine()
+        _ = machine.loadNextPage()
+        _ = machine.receive(page([1, 2]), of: LoadID(value: 0))
+        _ = machine.store.append([3])
+        #expect(machine.invariantViolations() == ["the ledger's pages count 2 items, the list holds 3"])
+    }
+
+    @Test func aFailedEndMissingFromTheFailureOrderIsAnInvariantViolation() {
+        var machine = machine()
+        _ = machine.loadNextPage()
+        _ = machine.receive(.failed(TestError(1)), of: LoadID(value: 0))
+        machine.failureOrder = []
+        #expect(machine.invariantViolations() == ["failure order [], failed kinds [append]"])
+    }
+
+    @Test func theFirstPageMadeForALoadNotInFlightIsAPreconditionFailure() async {
+        await #expect(processExitsWith: .failure) {
+            var machine = PagingStateMachine<Int, TestError>(retry: nil, generator: SystemRandomNumberGenerator())
+            machine.firstPageMade(.never, for: LoadID(value: 7))
+        }
     }
 }

@@ -42,20 +42,20 @@ struct ItemListTests {
         #expect(list.startIndex == list.endIndex)
         #expect(Array(list) == [])
         #expect(list.first == nil)
-        #expect(list.root == nil)
+        #expect(list._root == nil)
     }
 
     @Test func appendingAnEmptySequenceChangesNothing() {
         var empty = ItemList<Int>()
         empty.append(contentsOf: [])
         #expect(empty.isEmpty)
-        #expect(empty.root == nil)
+        #expect(empty._root == nil)
 
         var list: ItemList = [1, 2]
-        let root = list.root
+        let root = list._root
         list.append(contentsOf: [])
         #expect(list == [1, 2])
-        #expect(list.root === root)
+        #expect(list._root === root)
     }
 
     @Test func editingAListNobodySharesWritesInPlace() {
@@ -75,7 +75,7 @@ struct ItemListTests {
         var roots = Set<ObjectIdentifier>()
         for item in 0 ..< 100 {
             growing.append(item)
-            roots.insert(ObjectIdentifier(growing.root!))
+            roots.insert(ObjectIdentifier(growing._root!))
         }
         #expect(roots.count <= 8)
         #expect(growing.elementsEqual(0 ..< 100))
@@ -260,4 +260,34 @@ struct ItemListTests {
         #expect(reads.load(ordering: .relaxed) > 0)
         #expect(published.withLock { $0.allSatisfy { $0.0.elementsEqual($0.1) } })
     }
+}
+
+@Suite("ItemList nodes")
+struct ItemListNodeTests {
+    @Test func anUpdateHandleWritesTheLeafAndAReadHandleSeesIt() {
+        let leaf = [1, 2, 3].withUnsafeBufferPointer { ItemListLeaf<Int>.make(copying: $0) }
+        leaf.update { $0[1] = 20 }
+        #expect(leaf.read { Array($0.items) } == [1, 20, 3])
+    }
+
+    @Test func theRunningTotalsAreOneMoreThanTheChildrenAnInnerNodeHolds() {
+        #expect(ItemListInner.endsCount == ItemListInner.maxCount + 1)
+        #expect(MemoryLayout<ItemListEnds>.size == ItemListInner.endsCount * MemoryLayout<Int>.stride)
+    }
+
+#if DEBUG
+    @Test func aWriteThroughAReadHandleStopsADebugBuild() async {
+        await #expect(processExitsWith: .failure) {
+            let leaf = [1, 2, 3].withUnsafeBufferPointer { ItemListLeaf<Int>.make(copying: $0) }
+            leaf.read { $0[0] = 9 }
+        }
+    }
+
+    @Test func aReadPastTheLeafsItemsStopsADebugBuild() async {
+        await #expect(processExitsWith: .failure) {
+            let leaf = [1, 2, 3].withUnsafeBufferPointer { ItemListLeaf<Int>.make(copying: $0, capacity: 8) }
+            _ = leaf.read { $0[3] }
+        }
+    }
+#endif
 }

@@ -166,6 +166,19 @@ struct MergeOnTopTests {
         #expect(viewModel.gap.value == 2)
     }
 
+    @Test func aMergeThatRemovesItemsAboveTheGapKeepsTheGapAboveTheSameHeldItem() {
+        let feed = ScriptedFeed(ids: Array(1 ... 6), size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 3)
+        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        #expect(viewModel.gap.value == 4)
+        feed.edit { $0.removeFirst() }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        #expect(ids(viewModel) == [101, 102, 103, 1, 2, 3, 4, 5, 6])
+        #expect(viewModel.gap.value == 3)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
     @Test func reloadAllEndsWithExactlyTheReloadedPagesContent() {
         let feed = ScriptedFeed(ids: Array(1 ... 9), size: 3)
         let (viewModel, replayer) = loaded(feed, pages: 2)

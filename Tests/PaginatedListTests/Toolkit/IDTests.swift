@@ -80,6 +80,11 @@ struct IDTests {
         #expect(throws: DecodingError.self) { try decode([ID<Post>].self, "[\(json)]") }
     }
 
+    @Test(arguments: ["1e19", "9223372036854775808", "-1e300"])
+    func anIntegerIDBeyondIntIsADecodingErrorNotATrap(_ json: String) {
+        #expect(throws: DecodingError.self) { try decode([ID<Post>].self, "[\(json)]") }
+    }
+
     @Test func descriptionIsTheBareRawValue() {
         #expect("\(ID<Post>(42))" == "42")
         #expect("\(ID<Post>("a1b2"))" == "a1b2")

@@ -56,6 +56,12 @@ struct JSONCodingTests {
         #expect(string(try JSONCoding.encode(date)) == #""2024-05-01T12:00:00.123Z""#)
     }
 
+    @Test(arguments: [1e300, -1e300, .infinity, .nan] as [TimeInterval])
+    func aDateWhoseMillisecondsADoubleCannotHoldEncodesInWholeSecondsWithoutTrapping(_ seconds: TimeInterval) throws {
+        let date = Date(timeIntervalSince1970: seconds)
+        #expect(string(try JSONCoding.encode(date)) == "\"\(Date.ISO8601FormatStyle().format(date))\"")
+    }
+
     @Test(arguments: [
         #"{"author":{"display_name":"Ada"},"created_at":"2024-05-01T12:00:00Z","id":1,"title":"Hello"}"#,
         #"{"author":{"display_name":"Ada"},"created_at":"2024-05-01T12:00:00.123Z","id":"p-1","title":"Hi"}"#,

@@ -1,0 +1,19 @@
+import Signals
+
+/// The key of an `ArraySource` page is its index (page *k* holds items `k * pageSize ..< (k + 1) * pageSize`).
+extension ArraySource: KeyedPageSource {
+    /// The page holding item `key * pageSize` (`nil`: the page holding item `start`), with the indices of
+    /// the pages around it. `failure` is asked as for a chain, with `attempt` counting the starts of this
+    /// producer. Keeps every item: a keyed page is loaded from its key alone.
+    public func page(at key: Int?) -> Producer<KeyedPage<Item, Int>, Failure> {
+        let opening = key.map { $0 * pageSize } ?? start
+        let source = ArraySource(items, pageSize: pageSize, start: opening, latency: latency, on: scheduler,
+                                 failure: failure, deduplication: { .none })
+        let index = source.start / pageSize
+        let total = items.count
+        return source.firstPage().map { page in
+            KeyedPage(items: page.items, previous: page.previous == nil ? nil : index - 1,
+                      next: page.next == nil ? nil : index + 1, totalCount: total)
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import CPaginatedListSQLite
+import Dispatch
+import Foundation
+
+/// The store's file: one writer connection and one reader, each confined to its own serial queue.
+///
+/// **Connection rule.** Every write runs on `writer`'s queue, inside `BEGIN IMMEDIATE … COMMIT` (SQLite's
+/// write lock taken at once, waiting up to the busy timeout for another process's writer): a failure rolls
+/// the whole transaction back. Every read runs on `reader`'s queue, inside one read transaction, so that what
+/// it reads together is one committed state. The file is in WAL mode: a reader keeps its snapshot while the
+/// writer commits, so readers never block the writer, and a process killed at any instant leaves the last
+/// committed transaction intact (`synchronous = NORMAL`: a power loss may lose the last commits, never
+/// corrupt the file). The queues are called with `sync`: a call returns when its transaction is over, and
+/// the caller's thread runs it when the queue is free. A write never starts another write (it would wait for
+/// itself): checked.
+///
+/// **Opening.** Before anything writes to the file, a read-only connection checks that the file is this
+/// store's (`validate(path:)`): an error there leaves the file as it was.
+final class Database: Sendable {
+    let path: String
+    private let writer: ConfinedConnection
+    private let reader: ConfinedConnection
+
+    init(path: String) throws(StoreError) {
+        self.path = path
+        try Self.validate(path: path)
+        let writing = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        try Self.configure(writing)
+        try Schema.migrate(writing)
+        writer = ConfinedConnection(writing, label: "PaginatedListStore.writer")
+        reader = ConfinedConnection(try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY), label: "PaginatedListStore.reader")
+    }
+
+    deinit {
+        // The reader first: the writer, closing last, checkpoints the WAL into the file (a read-only
+        // connection cannot) and removes it.
+        reader.close()
+        writer.close()
+    }
+
+    /// WAL, and what a store needs of the connection that writes.
+    private static func configure(_ connection: SQLiteConnection) throws(StoreError) {
+        let mode = try connection.statement("PRAGMA journal_mode = WAL")
+        _ = try mode.step()
+        guard mode.text(0)?.lowercased() == "wal" else {
+            throw StoreError(kind: .sqlite, path: connection.path, message: "the file cannot be put in WAL mode (\(mode.text(0) ?? "?"))")
+        }
+        mode.reset()
+        try connection.execute("PRAGMA synchronous = NORMAL")
+    }
+
+    /// Runs `body` in a write transaction on the writer's queue; commits if it returns, rolls back if it throws.
+    func write<T>(_ body: (SQLiteConnection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try writer.run { connection throws(StoreError) in
+            try connection.run("BEGIN IMMEDIATE")
+            do throws(StoreError) {
+                let value = try body(connection)
+                connection.resetActiveStatements()
+                try connection.run("COMMIT")
+                return value
+            } catch {
+                connection.resetActiveStatements()
+                try? connection.run("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` in a read transaction on the reader's queue.
+    func read<T>(_ body: (SQLiteConnection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try reader.run { connection throws(StoreError) in
+            try connection.run("BEGIN")
+            defer {
+                connection.resetActiveStatements()
+                try? connection.run("COMMIT")
+            }
+            return try body(connection)
+        }
+    }
+
+    /// Calls `body` with the SQL of every statement either connection runs from now on (`nil`: stops). For
+    /// the tests that check the paging path's statements (keyset, never `OFFSET`).
+    func trace(_ body: (@Sendable (String) -> Void)?) throws(StoreError) {
+        try writer.run { connection throws(StoreError) in connection.trace(body) }
+        try reader.run { connection throws(StoreError) in connection.trace(body) }
+    }
+
+    /// Runs `body` with the writer's connection outside a transaction (configuration for tests).
+    func withWriter<T>(_ body: (SQLiteConnection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try writer.run(body)
+    }
+
+    // MARK: - Validation at open
+
+    /// Checks, without writing, that the file at `path` is missing, empty, or this store's at this version
+    /// or an older one, and whole as far as a cheap check can tell: the header's page count against the
+    /// file's size (a truncated file), then SQLite's reading of the header and of the catalogue, then each
+    /// table's first and last rows (a damaged b-tree edge). Damage inside a table is found when it is read
+    /// (`StoreError.Kind.corrupt` then).
+    static func validate(path: String) throws(StoreError) {
+        guard let size = fileSize(path), size > 0 else { return }
+        try checkHeader(path: path, size: size)
+        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY)
+        let header = try Schema.Header.read(connection)
+        if header.isEmpty { return }
+        try header.check(path: path)
+        for table in Schema.tables where table.since <= header.version {
+            let probe = table.name == "members"
+                ? "SELECT (SELECT position FROM members ORDER BY feed, position LIMIT 1), (SELECT position FROM members ORDER BY feed DESC, position DESC LIMIT 1)"
+                : "SELECT (SELECT rowid FROM \(table.name) ORDER BY rowid LIMIT 1), (SELECT rowid FROM \(table.name) ORDER BY rowid DESC LIMIT 1)"
+            try connection.run(probe)
+        }
+    }
+
+    /// The file's size, or `nil` if it does not exist.
+    private static func fileSize(_ path: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int(status.st_size)
+    }
+
+    /// Reads the 100-byte SQLite header: the magic string, the page size, and the page count, which a
+    /// truncated file falls short of.
+    private static func checkHeader(path: String, size: Int) throws(StoreError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError(kind: .cannotOpen, path: path, message: "cannot read the file")
+        }
+        defer { try? handle.close() }
+        let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        let magic = Array("SQLite format 3\0".utf8)
+        guard header.count == 100, Array(header[0 ..< 16]) == magic else {
+            throw StoreError(kind: .notADatabase, path: path, message: "not an SQLite database (\(size) bytes without the SQLite header)")
+        }
+        func word(_ offset: Int) -> Int {
+            header[offset ..< offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        }
+        let rawPageSize = Int(header[16]) << 8 | Int(header[17])
+        let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
+        guard pageSize >= 512, pageSize & (pageSize - 1) == 0 else {
+            throw StoreError(kind: .corrupt, path: path, message: "the header's page size (\(rawPageSize)) is not valid")
+        }
+        guard size % pageSize == 0 else {
+            throw StoreError(kind: .corrupt, path: path, message: "truncated: \(size) bytes is not a whole number of \(pageSize)-byte pages")
+        }
+        // The page count is valid when the "version valid for" number matches the change counter.
+        if word(92) == word(24), word(28) > 0, size < word(28) * pageSize {
+            throw StoreError(kind: .corrupt, path: path,
+                             message: "truncated: \(size) bytes, the header says \(word(28)) pages of \(pageSize) bytes")
+        }
+    }
+}
+
+/// A connection and the serial queue it is confined to.
+final class ConfinedConnection: @unchecked Sendable {
+    // `@unchecked`: `connection` is only used inside `run`, on `queue` (a serial queue), one call at a time.
+    private let connection: SQLiteConnection
+    private let queue: DispatchQueue
+    private let onQueue = DispatchSpecificKey<Bool>()
+
+    init(_ connection: SQLiteConnection, label: String) {
+        self.connection = connection
+        queue = DispatchQueue(label: label)
+        queue.setSpecific(key: onQueue, value: true)
+    }
+
+    /// Closes the connection, on the queue.
+    func close() {
+        queue.sync { connection.close() }
+    }
+
+    /// Runs `body` with the connection on the queue, and returns what it returned.
+    func run<T>(_ body: (SQLiteConnection) throws(StoreError) -> T) throws(StoreError) -> T {
+        precondition(DispatchQueue.getSpecific(key: onQueue) == nil,
+                     "PaginatedListStore: a store operation was started from inside another one on the same connection")
+        let result: Result<T, StoreError> = queue.sync {
+            do throws(StoreError) { return .success(try body(connection)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+}

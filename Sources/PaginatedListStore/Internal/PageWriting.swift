@@ -1,0 +1,152 @@
+import Foundation
+import PaginatedList
+
+/// Where a remote page is written.
+enum Place: Sendable, Equatable {
+    /// As the only page of an empty feed, where lists open (the source's first page).
+    case entry
+    /// Right below page `id` (past the last stored page, or into the gap below it).
+    case after(Int64)
+    /// Right above page `id` (before the first stored page).
+    case before(Int64)
+}
+
+/// What writing a remote page did.
+enum PageWriteOutcome {
+    /// The page was written.
+    case written(WrittenPage)
+    /// The place was taken meanwhile (another list wrote a page there): this stored page is there.
+    case filled(Int64)
+}
+
+/// A page written.
+struct WrittenPage {
+    /// Its row.
+    let page: Int64
+    /// The indices, in the page's items, of the items that became its rows, in order: an item the feed
+    /// already lists elsewhere stays there (its row takes the page's value); an id the page repeats keeps its
+    /// first position with its last value (the index of that last occurrence).
+    let rows: [Int]
+    /// Whether anything lies above it (a stored page or a key), and below it.
+    let above: Bool
+    let below: Bool
+}
+
+/// Writing one remote page into a feed, inside a write transaction: its items, its keys, its place.
+struct PageWriting {
+    let tables: FeedTables
+    let feed: FeedRef
+
+    func write(
+        _ items: [EncodedItem], links: StoredLinks, at place: Place, fetchedAt: Double, validators: PageValidators?,
+        totalCount: Int?, ends: Bool
+    ) throws(StoreError) -> PageWriteOutcome {
+        // Where the page goes: its neighbours' seqs, and whether it fills a gap.
+        let above: Int64?
+        let below: Int64?
+        var fillsGap = false
+        var gapAbove: Int64?
+        switch place {
+        case .entry:
+            if let existing = try tables.entryPage(of: feed.id) { return .filled(existing) }
+            (above, below) = (nil, nil)
+        case let .after(id):
+            guard let row = try tables.page(id) else { throw gone() }
+            let next = try seq(of: tables.neighbour(of: row.seq, in: feed.id, on: .below))
+            if !row.gapBelow, let next { return .filled(next.id) }
+            fillsGap = row.gapBelow
+            if fillsGap { gapAbove = id }
+            (above, below) = (row.seq, next?.seq)
+        case let .before(id):
+            guard let row = try tables.page(id) else { throw gone() }
+            if let previous = try tables.neighbour(of: row.seq, in: feed.id, on: .above) { return .filled(previous) }
+            (above, below) = (nil, row.seq)
+        }
+        let (low, high) = try tables.rowBounds(in: feed.id, afterPagesUpTo: above, beforePagesFrom: below)
+
+        // The items: written (a stored row takes the page's value), listed here unless listed already.
+        var unique: [(row: Int64, index: Int)] = []
+        var firstIndex: [Int64: Int] = [:]
+        var lastIndex: [Int64: Int] = [:]
+        for (index, item) in items.enumerated() {
+            let row = try tables.upsert(item, type: feed.type)
+            lastIndex[row] = index
+            guard firstIndex[row] == nil else { continue }
+            firstIndex[row] = index
+            unique.append((row, index))
+        }
+        // Into a gap, the rows the feed lists already are found first: one below the gap closes it (the
+        // page's rows go above it). Elsewhere a row listed already is skipped as it is inserted.
+        var overlap: Int64?
+        var candidates = unique
+        if fillsGap, let above {
+            candidates = []
+            for entry in unique {
+                guard let listed = try tables.member(item: entry.row, feed: feed.id) else {
+                    candidates.append(entry)
+                    continue
+                }
+                if let pageRow = try tables.page(listed.page), pageRow.seq > above {
+                    overlap = min(overlap ?? listed.position, listed.position)
+                }
+            }
+        }
+        var gapBelow = fillsGap
+        var removed: [Int64] = []
+        let seq = try tables.seq(in: feed.id, after: above, before: below)
+        let page = try tables.insertPage(feed: feed.id, seq: seq, links: links, fetchedAt: fetchedAt, gapBelow: false)
+        let positions = try tables.positions(candidates.count, in: feed.id, after: low, before: overlap ?? high)
+        var fresh: [(row: Int64, index: Int)] = []
+        var lastPosition: Int64?
+        for (entry, position) in zip(candidates, positions)
+        where try tables.insertMemberIfNew(feed: feed.id, position: position, page: page, item: entry.row) {
+            fresh.append(entry)
+            lastPosition = position
+        }
+        if let gapAbove { try tables.setGapBelow(false, page: gapAbove) }
+        if fillsGap {
+            let last = lastPosition ?? low ?? Int64.min
+            if let overlap {
+                removed += try tables.deleteMembers(of: feed.id, between: last, and: overlap)
+                let overlapSeq = try tables.connection.integer(
+                    "SELECT p.seq FROM members m JOIN pages p ON p.id = m.page WHERE m.feed = ? AND m.position = ?",
+                    .integer(feed.id), .integer(overlap)) ?? Int64.max
+                try deleteEmptyPages(between: seq, and: overlapSeq)
+                gapBelow = false
+            } else if ends {
+                removed += try tables.deletePages(of: feed.id, seqs: seq + 1 ... Int64.max)
+                gapBelow = false
+            }
+        }
+        if gapBelow { try tables.setGapBelow(true, page: page) }
+        if place == .entry {
+            try tables.setEntry(page, of: feed.id, fetchedAt: fetchedAt, validators: validators.map { ($0.etag, $0.lastModified) })
+        }
+        if let totalCount { try tables.setTotalCount(totalCount, of: feed.id) }
+        try tables.deleteOrphans(removed)
+        try tables.settleEnds(of: feed.id)
+
+        let hasAbove = try tables.neighbour(of: seq, in: feed.id, on: .above) != nil || links.previous != nil
+        let hasBelow = gapBelow ? links.next != nil
+            : try tables.neighbour(of: seq, in: feed.id, on: .below) != nil || links.next != nil
+        return .written(WrittenPage(page: page, rows: fresh.map { lastIndex[$0.row]! }, above: hasAbove, below: hasBelow))
+    }
+
+    /// The page `id` with its seq.
+    private func seq(of id: Int64?) throws(StoreError) -> (id: Int64, seq: Int64)? {
+        guard let id, let row = try tables.page(id) else { return nil }
+        return (id, row.seq)
+    }
+
+    /// Deletes the pages strictly between two seqs that list no item any more.
+    private func deleteEmptyPages(between low: Int64, and high: Int64) throws(StoreError) {
+        try tables.connection.run(
+            "DELETE FROM pages WHERE feed = ? AND seq > ? AND seq < ? AND NOT EXISTS (SELECT 1 FROM members WHERE page = pages.id)",
+            .integer(feed.id), .integer(low), .integer(high))
+    }
+
+    private func gone() -> StoreError {
+        StoreError(kind: .sqlite, path: tables.connection.path, message:
+            "the page a list continues from is no longer in the store (the feed was refreshed or cleared elsewhere): refresh the list")
+    }
+}

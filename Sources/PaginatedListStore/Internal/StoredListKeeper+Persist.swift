@@ -1,0 +1,181 @@
+import Foundation
+import PaginatedList
+
+/// Writing what a refresh or an edit changed, before the list shows it (`PageKeeper.persist(_:)`).
+///
+/// **A refresh** is written as the window the list holds after it, in one transaction: the pages held before
+/// (and, unless the new window still starts or ends with the same stored page, every stored page above or
+/// below them) are replaced by the pages held after, with their keys, their items (a refresh's items are
+/// written; the others keep their rows) and the gap, if one is open. So `.replace` leaves the feed its new
+/// first page only, and deletes the old rows only in the transaction that writes it; `.mergeOnTop` keeps the
+/// stored pages below the held ones it overlapped (and, behind a gap, the ones it did not); `.reloadAll`
+/// leaves the reloaded pages; `fillGap()` keeps what lies above and below. Other feeds' rows are never
+/// touched: an item's row goes only when no feed lists it any more.
+///
+/// **An edit** is written row by row: an update replaces the item's row, a removal takes it out of this feed,
+/// an insertion lists the items next to their neighbour in the list, in its page.
+extension StoredListKeeper {
+    func persist(_ change: KeptChange<Item>) -> Failure? {
+        do throws(StoreError) {
+            let written = try store.database.write { connection throws(StoreError) -> [(Origin, Int64)] in
+                let tables = FeedTables(connection)
+                let feedRow = try feed.row(tables, create: true)!
+                let coding = ItemCoding<Item>(path: store.path)
+                if change.cause == .edit, try writeEdit(change, tables, feedRow, coding) { return [] }
+                return try rewrite(change, tables, feedRow, coding)
+            }
+            for (origin, row) in written { origin.stored(as: row) }
+            return nil
+        } catch {
+            return storeFailure(error)
+        }
+    }
+
+    // MARK: - Edits
+
+    /// Writes an edit row by row; `false` when its changes are not an edit's (then the window is rewritten).
+    private func writeEdit(_ change: KeptChange<Item>, _ tables: FeedTables, _ feedRow: FeedRef, _ coding: ItemCoding<Item>) throws(StoreError) -> Bool {
+        let editing = FeedEditing(tables: tables, feed: feedRow)
+        var changes = change.changes[...]
+        var updated: [Int] = []
+        while case let .updated(offsets)? = changes.last {
+            updated += offsets
+            changes.removeLast()
+        }
+        if changes.isEmpty {
+            // Updates only.
+        } else if changes.count == 1, case let .removed(offsets) = changes.first! {
+            var keys: [String] = []
+            for offset in offsets { keys.append(try coding.key(of: change.before.items[offset].id)) }
+            try editing.remove(keys: keys)
+        } else if changes.count == 1, case let .inserted(range) = changes.first! {
+            let after = change.after.items
+            let anchor: FeedEditing.Anchor
+            if range.lowerBound > 0 {
+                guard let above = try editing.position(ofKey: coding.key(of: after[range.lowerBound - 1].id)) else { return false }
+                anchor = .after(above)
+            } else if range.upperBound < after.count {
+                guard let below = try editing.position(ofKey: coding.key(of: after[range.upperBound].id)) else { return false }
+                anchor = .before(below)
+            } else {
+                anchor = .top
+            }
+            var encoded: [EncodedItem] = []
+            for item in after[range] { encoded.append(try coding.encode(item)) }
+            try editing.insert(encoded, at: anchor, listed: .move)
+        } else {
+            return false
+        }
+        for offset in Set(updated) {
+            let encoded = try coding.encode(change.after.items[offset])
+            guard try tables.replaceBody(encoded, type: feedRow.type) else { return false }
+        }
+        return true
+    }
+
+    // MARK: - Refreshes
+
+    /// Replaces the stored pages the list held (and those around them the change leaves no longer joined)
+    /// with the pages it holds now; returns the origins of the pages written for the first time, with their rows.
+    private func rewrite(_ change: KeptChange<Item>, _ tables: FeedTables, _ feedRow: FeedRef, _ coding: ItemCoding<Item>) throws(StoreError) -> [(Origin, Int64)] {
+        let feedID = feedRow.id
+        let before = try rows(of: change.before, tables, feedRow, coding)
+        let after = try rows(of: change.after, tables, feedRow, coding)
+        var beforeSeqs: [Int64] = []
+        for row in before {
+            if let row, let page = try tables.page(row) { beforeSeqs.append(page.seq) }
+        }
+        let sameFirst = !beforeSeqs.isEmpty && before.first! != nil && before.first == after.first
+        let sameLast = !beforeSeqs.isEmpty && before.last! != nil && before.last == after.last
+        let low = sameFirst ? beforeSeqs.min()! : Int64.min
+        let high = sameLast ? beforeSeqs.max()! : Int64.max
+
+        // The rows of the stored pages the list keeps, read before their pages are deleted and written again.
+        var kept: [Int64: PageRow] = [:]
+        for row in after {
+            if let row, let page = try tables.page(row) { kept[row] = page }
+        }
+        let aboveSeq = sameFirst ? try tables.neighbourSeq(of: low, in: feedID, on: .above) : nil
+        let belowSeq = sameLast ? try tables.neighbourSeq(of: high, in: feedID, on: .below) : nil
+        let removed = try tables.deletePages(of: feedID, seqs: low ... high)
+        let (lowPosition, highPosition) = try tables.rowBounds(in: feedID, afterPagesUpTo: aboveSeq, beforePagesFrom: belowSeq)
+        let positions = try tables.positions(change.after.items.count, in: feedID, after: lowPosition, before: highPosition)
+        let seqs = try tables.seqs(change.after.pages.count, in: feedID, after: aboveSeq, before: belowSeq)
+
+        // Every item a refresh page brought, by key: written with the page's value.
+        var freshItems: [String: EncodedItem] = [:]
+        for page in change.after.pages {
+            for item in (page.origin as? Origin)?.fresh?.items ?? [] { freshItems[item.key] = item }
+        }
+        var written: [(Origin, Int64)] = []
+        var entry: (page: Int64, fetchedAt: Double, validators: PageValidators?)?
+        var total: Int?
+        var index = 0
+        for (pageIndex, page) in change.after.pages.enumerated() {
+            let end = index + page.count
+            let gapBelow = change.after.gap == end && end > 0
+            let pageRow: Int64
+            if let origin = page.origin as? Origin, let fresh = origin.fresh {
+                let links = try keys.links(key: fresh.key, previous: fresh.previous, next: fresh.next, feed: feedID, tables: tables)
+                pageRow = try tables.insertPage(feed: feedID, seq: seqs[pageIndex], links: links, fetchedAt: fresh.fetchedAt, gapBelow: gapBelow)
+                written.append((origin, pageRow))
+                if let count = fresh.totalCount { total = count }
+                if pageIndex == 0 { entry = (pageRow, fresh.fetchedAt, fresh.validators) }
+            } else if let id = after[pageIndex], let row = kept[id] {
+                pageRow = try tables.insertPage(id: id, feed: feedID, seq: seqs[pageIndex], links: row.links,
+                                                fetchedAt: row.fetchedAt, gapBelow: gapBelow)
+            } else {
+                // Items an edit put into an empty list: a page that continues from the source's first page.
+                pageRow = try tables.insertPage(feed: feedID, seq: seqs[pageIndex], links: StoredLinks(key: nil, previous: nil, next: Data()),
+                                                fetchedAt: store.now().timeIntervalSinceReferenceDate, gapBelow: gapBelow)
+            }
+            for item in change.after.items[index ..< end] {
+                let key = try coding.key(of: item.id)
+                let itemRow: Int64
+                if let encoded = freshItems[key] {
+                    itemRow = try tables.upsert(encoded, type: feedRow.type)
+                } else if let stored = try tables.item(key: key, type: feedRow.type) {
+                    itemRow = stored
+                } else {
+                    itemRow = try tables.upsert(try coding.encode(item), type: feedRow.type)
+                }
+                // An item the feed lists outside the window moves into it: the list holds it here.
+                try tables.deleteMember(item: itemRow, feed: feedID)
+                try tables.insertMember(feed: feedID, position: positions[index], page: pageRow, item: itemRow)
+                index += 1
+            }
+        }
+        if !sameFirst, let entry {
+            try tables.setEntry(entry.page, of: feedID, fetchedAt: entry.fetchedAt,
+                                validators: entry.validators.map { ($0.etag, $0.lastModified) })
+        }
+        if let total { try tables.setTotalCount(total, of: feedID) }
+        try tables.deleteOrphans(removed)
+        try tables.connection.run(
+            "DELETE FROM snapshots WHERE feed = ?1 AND id NOT IN (SELECT snapshot FROM pages WHERE feed = ?1 AND snapshot IS NOT NULL)",
+            .integer(feedID))
+        try tables.settleEnds(of: feedID)
+        return written
+    }
+
+    /// The stored row of each page of a window: its origin's, or, for a page no producer delivered (items an
+    /// edit inserted into an empty list), the page its first item is listed in; `nil` for a refresh's page
+    /// not written yet and for an empty page with no row.
+    private func rows(of window: KeptWindow<Item>, _ tables: FeedTables, _ feedRow: FeedRef, _ coding: ItemCoding<Item>) throws(StoreError) -> [Int64?] {
+        var rows: [Int64?] = []
+        var start = 0
+        for page in window.pages {
+            defer { start += page.count }
+            if let origin = page.origin as? Origin {
+                rows.append(origin.row)
+                continue
+            }
+            guard page.count > 0, let item = try tables.item(key: coding.key(of: window.items[start].id), type: feedRow.type) else {
+                rows.append(nil)
+                continue
+            }
+            rows.append(try tables.member(item: item, feed: feedRow.id)?.page)
+        }
+        return rows
+    }
+}

@@ -1,0 +1,275 @@
+import Foundation
+import PaginatedList
+import Signals
+
+/// What keeps a store-backed list's pages (a `PageKeeper`): its producers read pages from the store and load
+/// the pages past them from the remote source, writing each into the store before the list shows it.
+///
+/// **The state of a store-backed list** is the view model's, with an origin per page held
+/// (`StoredPageOrigin`): the page's row, or a refresh's page not written yet. The pages held are a run of
+/// the feed's pages, in order (below a gap: the pages the refresh kept); after every transition of its own,
+/// the list's items are the rows of those pages.
+///
+/// **Producers.** Every page a producer delivers carries the producers of its neighbours, which decide when
+/// they start (a page written meanwhile by another list is read, not fetched again):
+/// - the first page: the stored page the feed opens at, with no request; the remote source's first page,
+///   written, when nothing is stored; for a refresh, the remote's first page, not written;
+/// - a neighbour of a stored page: the stored page on that side; past the stored pages, the remote page at
+///   the stored key (`previous`, `next`), written next to it in one transaction, then shown as written
+///   (the items that became the page's rows); below a gap, the page at the gap's key, written into the gap;
+/// - a neighbour started by a refresh (`fillGap()`, the pages after a refresh's first): the remote page at
+///   the key, not written.
+/// A refresh's pages are written when it lands, as the window the list then holds (`persist(_:)`).
+///
+/// **Ownership.** The view model's storage owns the keeper; the keeper holds the feed (which holds the
+/// store) and the remote source, and the view model weakly (to start a revalidation). Producers hold the
+/// keeper; the keeper holds no producer.
+final class StoredListKeeper<Remote: KeyedPageSource, Failure: Error>: PageKeeper
+where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & Sendable {
+    typealias Item = Remote.Item
+    typealias Origin = StoredPageOrigin<Remote.Key>
+    typealias ListPage = Page<Item, Failure>
+    typealias PageProducer = Producer<ListPage, Failure>
+
+    let feed: StoredFeed<Item>
+    let remote: Remote
+    let revalidation: Revalidation
+    let keys: KeyCoding<Remote.Key>
+    /// The list's failure for a failure of the remote source (`StoredListError.remote`).
+    let remoteFailure: @Sendable (Remote.Failure) -> Failure
+    /// The list's failure for a failure of the store (`StoredListError.store`).
+    let storeFailure: @Sendable (StoreError) -> Failure
+    /// What the load whose producer is starting is for (set by the view model's drainer around each start).
+    private let purpose = Locked<PageLoadPurpose?>(nil)
+    /// The list, to revalidate it.
+    private let list = Locked<WeakList<Item, Failure>>(WeakList())
+
+    var store: PagingStore { feed.store }
+
+    init(
+        feed: StoredFeed<Item>, remote: Remote, revalidation: Revalidation,
+        remoteFailure: @escaping @Sendable (Remote.Failure) -> Failure, storeFailure: @escaping @Sendable (StoreError) -> Failure
+    ) {
+        self.feed = feed
+        self.remote = remote
+        self.revalidation = revalidation
+        self.remoteFailure = remoteFailure
+        self.storeFailure = storeFailure
+        keys = KeyCoding(path: feed.store.path)
+    }
+
+    /// Remembers the list (weakly), to start its revalidation.
+    func attach(_ viewModel: PaginatedListViewModel<Item, Failure>) {
+        list.withLock { $0.value = viewModel }
+    }
+
+    func starting(_ purpose: PageLoadPurpose?) {
+        self.purpose.withLock { $0 = purpose }
+    }
+
+    private var isRefreshing: Bool { purpose.withLock { $0 } == .refresh }
+
+    func editNotKept(_ failure: Failure) -> PaginatedListDiagnostic {
+        .editNotStored(String(describing: failure))
+    }
+
+    // MARK: - The first page
+
+    func firstPage() -> PageProducer {
+        if isRefreshing { return fresh(at: nil) }
+        return PageProducer { [self] observer, lifetime in
+            let opened: (page: ListPage, fetchedAt: Double)?
+            do throws(StoreError) {
+                opened = try store.database.read { connection throws(StoreError) in
+                    let tables = FeedTables(connection)
+                    guard let feedRow = try feed.row(tables, create: false),
+                          let entry = try tables.entryPage(of: feedRow.id) else { return nil }
+                    return try read(entry, feed: feedRow, tables)
+                }
+            } catch {
+                return observer.send(error: storeFailure(error))
+            }
+            guard let opened else { return fetchAndWrite(at: nil, place: .entry, observer, lifetime) }
+            observer.send(value: opened.page)
+            observer.sendCompleted()
+            revalidate(fetchedAt: opened.fetchedAt)
+        }
+    }
+
+    /// Starts the revalidation the list was made with, if the stored first page (fetched at `fetchedAt`)
+    /// calls for it. Queued behind the landing of the stored page.
+    private func revalidate(fetchedAt: Double) {
+        let policy: RefreshPolicy? = switch revalidation {
+        case let .always(policy): policy
+        case let .ifOlderThan(age, policy):
+            store.now().timeIntervalSinceReferenceDate - fetchedAt > age.seconds ? policy : nil
+        case .never: nil
+        }
+        guard let policy, let viewModel = list.withLock({ $0.value }) else { return }
+        viewModel.refresh(policy)
+    }
+
+    // MARK: - Stored pages
+
+    /// The stored page `id` as the list shows it, with the producers of its neighbours, and when it was fetched.
+    func read(_ id: Int64, feed feedRow: FeedRef, _ tables: FeedTables) throws(StoreError) -> (page: ListPage, fetchedAt: Double) {
+        guard let row = try tables.page(id) else { throw gone() }
+        let coding = ItemCoding<Item>(path: store.path)
+        var items: [Item] = []
+        try tables.forEachItem(ofPage: id) { body throws(StoreError) in items.append(try coding.decode(body)) }
+        let above = try tables.neighbour(of: row.seq, in: feedRow.id, on: .above) != nil || row.links.previous != nil
+        let below = row.gapBelow ? row.links.next != nil
+            : try tables.neighbour(of: row.seq, in: feedRow.id, on: .below) != nil || row.links.next != nil
+        let origin = Origin(row: id)
+        let page = ListPage(items: items, previous: above ? neighbour(of: origin, .above) : nil,
+                            next: below ? neighbour(of: origin, .below) : nil, diagnostics: [], origin: origin)
+        return (page, row.fetchedAt)
+    }
+
+    /// What lies next to a stored page, on one side.
+    private enum Step {
+        case stored(ListPage)
+        case remote(Remote.Key?, place: Place)
+        case end
+    }
+
+    /// The producer of the page next to `origin` on `side` (see the type's comment, "Producers").
+    func neighbour(of origin: Origin, _ side: Side) -> PageProducer {
+        PageProducer { [self] observer, lifetime in
+            if isRefreshing {
+                let link: Remote.Key??
+                do throws(StoreError) { link = try self.link(of: origin, side) } catch { return observer.send(error: storeFailure(error)) }
+                guard case let .some(key) = link else {
+                    observer.send(value: ListPage(items: [], next: nil))
+                    return observer.sendCompleted()
+                }
+                lifetime.add(fresh(at: key).start(observer))
+                return
+            }
+            let step: Step
+            do throws(StoreError) {
+                guard let id = origin.row else { throw gone() }
+                step = try store.database.read { connection throws(StoreError) in
+                    let tables = FeedTables(connection)
+                    guard let feedRow = try feed.row(tables, create: false), let row = try tables.page(id) else { throw gone() }
+                    let place: Place = side == .above ? .before(id) : .after(id)
+                    if side == .below, row.gapBelow, let link = row.links.next {
+                        return .remote(try keys.decode(link, snapshot: row.links.snapshot, tables: tables), place: place)
+                    }
+                    if let neighbour = try tables.neighbour(of: row.seq, in: feedRow.id, on: side) {
+                        return .stored(try read(neighbour, feed: feedRow, tables).page)
+                    }
+                    guard let link = side == .above ? row.links.previous : row.links.next else { return .end }
+                    return .remote(try keys.decode(link, snapshot: row.links.snapshot, tables: tables), place: place)
+                }
+            } catch {
+                return observer.send(error: storeFailure(error))
+            }
+            switch step {
+            case let .stored(page):
+                observer.send(value: page)
+                observer.sendCompleted()
+            case .end:
+                observer.send(value: ListPage(items: [], next: nil))
+                observer.sendCompleted()
+            case let .remote(key, place):
+                fetchAndWrite(at: key, place: place, observer, lifetime)
+            }
+        }
+    }
+
+    /// The link to the page next to `origin` on `side`, for a refresh going on from it: `nil` when nothing
+    /// lies there, else the key (`nil` inside: the source's first page).
+    private func link(of origin: Origin, _ side: Side) throws(StoreError) -> Remote.Key?? {
+        if let fresh = origin.fresh {
+            let key = side == .above ? fresh.previous : fresh.next
+            return key.map { .some($0) }
+        }
+        guard let id = origin.row else { throw gone() }
+        return try store.database.read { connection throws(StoreError) -> Remote.Key?? in
+            let tables = FeedTables(connection)
+            guard let row = try tables.page(id) else { throw gone() }
+            guard let link = side == .above ? row.links.previous : row.links.next else { return nil }
+            return .some(try keys.decode(link, snapshot: row.links.snapshot, tables: tables))
+        }
+    }
+
+    /// The error of a page the list holds that the store no longer has.
+    func gone() -> StoreError {
+        StoreError(kind: .sqlite, path: store.path, message:
+            "a page this list holds is no longer in the store (the feed was refreshed or cleared elsewhere): refresh the list")
+    }
+
+    // MARK: - Remote pages
+
+    /// A refresh's page: the remote page at `key`, not written (it is written when the refresh lands).
+    func fresh(at key: Remote.Key?) -> PageProducer {
+        remote.page(at: key).mapError(remoteFailure).attemptMap { [self] keyed throws(Failure) in
+            do throws(StoreError) {
+                let coding = ItemCoding<Item>(path: store.path)
+                var encoded: [EncodedItem] = []
+                encoded.reserveCapacity(keyed.items.count)
+                for item in keyed.items { encoded.append(try coding.encode(item)) }
+                let origin = Origin(fresh: FreshPage(
+                    key: key, previous: keyed.previous, next: keyed.next, items: encoded,
+                    fetchedAt: store.now().timeIntervalSinceReferenceDate, validators: keyed.validators,
+                    totalCount: keyed.totalCount))
+                return ListPage(items: keyed.items, previous: keyed.previous == nil ? nil : neighbour(of: origin, .above),
+                                next: keyed.next == nil ? nil : neighbour(of: origin, .below), diagnostics: [], origin: origin)
+            } catch {
+                throw storeFailure(error)
+            }
+        }
+    }
+
+    /// Loads the remote page at `key`, writes it at `place` in one transaction, and sends it as written.
+    private func fetchAndWrite(at key: Remote.Key?, place: Place, _ observer: Signal<ListPage, Failure>.Observer, _ lifetime: Lifetime) {
+        let written = remote.page(at: key).mapError(remoteFailure).attemptMap { [self] keyed throws(Failure) in
+            do throws(StoreError) { return try write(keyed, at: key, place: place) } catch { throw storeFailure(error) }
+        }
+        lifetime.add(written.start(observer))
+    }
+
+    /// Writes a remote page and returns it as the list shows it.
+    private func write(_ keyed: KeyedPage<Item, Remote.Key>, at key: Remote.Key?, place: Place) throws(StoreError) -> ListPage {
+        let coding = ItemCoding<Item>(path: store.path)
+        var encoded: [EncodedItem] = []
+        encoded.reserveCapacity(keyed.items.count)
+        for item in keyed.items { encoded.append(try coding.encode(item)) }
+        let fetchedAt = store.now().timeIntervalSinceReferenceDate
+        let outcome = try store.database.write { connection throws(StoreError) in
+            let tables = FeedTables(connection)
+            let feedRow = try feed.row(tables, create: true)!
+            let links = try keys.links(key: key, previous: keyed.previous, next: keyed.next, feed: feedRow.id, tables: tables)
+            return try PageWriting(tables: tables, feed: feedRow).write(
+                encoded, links: links, at: place, fetchedAt: fetchedAt, validators: keyed.validators,
+                totalCount: keyed.totalCount, ends: keyed.next == nil)
+        }
+        switch outcome {
+        case let .written(written):
+            let origin = Origin(row: written.page)
+            return ListPage(items: written.rows.map { keyed.items[$0] },
+                            previous: written.above ? neighbour(of: origin, .above) : nil,
+                            next: written.below ? neighbour(of: origin, .below) : nil, diagnostics: [], origin: origin)
+        case let .filled(page):
+            // Another list wrote the page meanwhile: the list shows what is stored.
+            return try store.database.read { connection throws(StoreError) in
+                let tables = FeedTables(connection)
+                guard let feedRow = try feed.row(tables, create: false) else { throw gone() }
+                return try read(page, feed: feedRow, tables).page
+            }
+        }
+    }
+}
+
+/// A view model, weakly.
+struct WeakList<Item, Failure: Error> {
+    weak var value: PaginatedListViewModel<Item, Failure>?
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,45 @@
+import PaginatedList
+import Signals
+
+extension PaginatedListViewModel {
+    /// A list that shows `feed` and fills it from `remote`: the stored rows first, then the network, through
+    /// the store.
+    ///
+    /// - The first `loadNextPage()` (or the mirror's first row) lands the stored page the feed opens at, with
+    ///   no request to `remote` (contract 21); a feed with nothing stored asks `remote` for its first page.
+    ///   Paging past the stored rows asks `remote` for the page at the last stored page's key (never the
+    ///   first page again), at either end.
+    /// - A page from `remote` is written in one transaction, items and keys, then shown as written (22).
+    /// - `revalidate` decides whether a refresh follows the landing of the stored rows (25); refreshes with
+    ///   every `RefreshPolicy` write into the store, keep the stored rows visible until the fresh data lands,
+    ///   and never touch another feed's rows. A `.replace` deletes the old rows in the transaction that
+    ///   writes the new first page.
+    /// - Pages dropped by `maxPages` are read back from the store, offline, in O(page), at any depth (28).
+    /// - Edits (`update`, `remove(id:)`, `insert(_:at:)`) are written to the feed before the list shows them;
+    ///   one that cannot be written leaves the list unchanged and is reported on `diagnostics`
+    ///   (`.editNotStored`).
+    /// - A store failure while paging is `StoredListError.store` on `lastError`; the rows held stay (27).
+    ///
+    /// The list keeps `feed` (and so its store) alive; pages from `remote` are written on the thread that
+    /// delivers them, stored pages are read on the thread that starts them (the scheduler's).
+    public convenience init<Remote: KeyedPageSource>(
+        feed: StoredFeed<Item>, remote: Remote, revalidate: Revalidation = .always(.replace),
+        scheduler: any Scheduler = UIScheduler(), retry: AutomaticRetry? = nil, maxPages: Int? = nil
+    ) where Remote.Item == Item, Failure == StoredListError<Remote.Failure> {
+        self.init(feed: feed, remote: remote, revalidate: revalidate, scheduler: scheduler, retry: retry,
+                  maxPages: maxPages, remoteFailure: { .remote($0) }, storeFailure: { .store($0) })
+    }
+
+    /// A store-backed list whose failures are the app's own type (the demo's): `remoteFailure` and
+    /// `storeFailure` make one of a failure of the remote source and of the store.
+    package convenience init<Remote: KeyedPageSource>(
+        feed: StoredFeed<Item>, remote: Remote, revalidate: Revalidation, scheduler: any Scheduler, retry: AutomaticRetry?,
+        maxPages: Int?, remoteFailure: @escaping @Sendable (Remote.Failure) -> Failure,
+        storeFailure: @escaping @Sendable (StoreError) -> Failure
+    ) where Remote.Item == Item {
+        let keeper = StoredListKeeper(feed: feed, remote: remote, revalidation: revalidate, remoteFailure: remoteFailure,
+                                      storeFailure: storeFailure)
+        self.init(keeper: keeper, scheduler: scheduler, retry: retry, maxPages: maxPages)
+        keeper.attach(self)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import PaginatedList
+
+/// An offline-first store of paginated feeds, in one SQLite file: the pages a list loaded are there at the
+/// next launch, offline, and after a crash.
+///
+/// Items are `Codable & Identifiable & Sendable` and stored once per type and id, whichever feeds list them;
+/// a feed (`feed(_:of:)`) is a named, ordered list of items with the keys of the pages they came in. A
+/// store-backed view model (`PaginatedListViewModel(feed:remote:revalidate:scheduler:retry:maxPages:)`)
+/// shows a feed and fills it from a keyed source.
+///
+/// **Opening.** `init(path:now:)` creates the file, or opens it after checking it is this store's (its
+/// `application_id`) at this schema version or an older one (its `user_version`; an older file is migrated
+/// in place, in one transaction). Any other file is a `StoreError` and is left byte for byte as it was.
+///
+/// **Threading.** `Sendable`: use it from any thread. One connection writes, on a serial queue, in
+/// `BEGIN IMMEDIATE` transactions; one connection reads, on another; the file is in WAL mode, so reads
+/// never wait for a write. Every method returns when its transaction is over: a method that writes returns
+/// after the commit. The store stays open while it, a feed or a list of it is alive.
+public final class PagingStore: Sendable {
+    let database: Database
+    /// The clock that stamps fetched pages.
+    let now: @Sendable () -> Date
+
+    /// Opens the store at `path`, creating the file if there is none; `now` stamps what is fetched (for
+    /// `Revalidation.ifOlderThan`).
+    ///
+    /// - Throws: `StoreError` `.cannotOpen`, `.notADatabase` (random bytes), `.foreignDatabase` (another
+    ///   application's SQLite file), `.schemaTooNew` (a newer version of this store wrote it), `.corrupt` (a
+    ///   truncated or damaged file). The file is then left unchanged.
+    public init(path: String, now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
+        database = try Database(path: path)
+        self.now = now
+    }
+
+    /// The path of the store's file.
+    public var path: String { database.path }
+
+    /// The feed named `name` of items of type `Item`: made on its first write; empty until then.
+    ///
+    /// Feeds are told apart by name and item type. Taking a feed costs nothing and writes nothing; the
+    /// feed keeps the store open.
+    public func feed<Item>(_ name: String, of type: Item.Type) -> StoredFeed<Item>
+        where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
+        StoredFeed(name: name, store: self)
+    }
+
+    /// Replaces the stored item with this item's id in every feed that holds it (nothing when none does).
+    ///
+    /// Lists opened later show the new value; open lists follow it in the next version of the store.
+    public func update<Item>(_ item: Item) throws(StoreError)
+        where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
+        let encoded = try ItemCoding<Item>(path: path).encode(item)
+        try database.write { connection throws(StoreError) in
+            let tables = FeedTables(connection)
+            guard let type = try tables.type(named: ItemCoding<Item>.typeName, create: false) else { return }
+            _ = try tables.replaceBody(encoded, type: type)
+        }
+    }
+
+    /// Removes the item with `id` from every feed, and its row (it was deleted at the source).
+    public func remove<Item>(_ type: Item.Type, id: Item.ID) throws(StoreError)
+        where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
+        let key = try ItemCoding<Item>(path: path).key(of: id)
+        try database.write { connection throws(StoreError) in
+            let tables = FeedTables(connection)
+            guard let type = try tables.type(named: ItemCoding<Item>.typeName, create: false),
+                  let item = try tables.item(key: key, type: type) else { return }
+            let statement = try connection.statement("DELETE FROM members WHERE item = ? RETURNING feed")
+            try statement.bind(.integer(item), at: 1)
+            var feeds: [Int64] = []
+            while try statement.step() { feeds.append(statement.int64(0)) }
+            try connection.run("DELETE FROM items WHERE id = ?", .integer(item))
+            for feed in Set(feeds) { try tables.settleEnds(of: feed) }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PaginatedList
+import PaginatedListHTTP
+import Signals
+import Testing
+
+/// The responses that, fuzzed from outside through the public API, crashed the process, locked an origin
+/// out for good, or ended a list silently: one test each, against `StubOrigin` (no real time waited).
+@Suite struct HostileResponseRegressionTests {
+    struct Headers: Sendable, CustomTestStringConvertible {
+        let status: Int
+        let headers: [String: String]
+        var testDescription: String { "\(status) \(headers.sorted { $0.key < $1.key })" }
+    }
+
+    /// The outcome of a request to an origin that first answers `answer`, then a plain 200.
+    private func firstThenSecond(
+        _ answer: Headers
+    ) async -> (first: Result<HTTPResponse, HTTPError>, second: Result<HTTPResponse, HTTPError>, requests: Int) {
+        let origin = StubOrigin()
+        let client = origin.client()
+        origin.answer(.init(status: answer.status, headers: answer.headers), .init())
+        let first = await result(of: client.response(from: origin.url()))
+        let second = await result(of: client.response(from: origin.url()))
+        return (first, second, origin.requests.count)
+    }
+
+    /// The value `producer` sends, or the error it fails with.
+    private func result(of producer: Producer<HTTPResponse, HTTPError>) async -> Result<HTTPResponse, HTTPError> {
+        do {
+            guard let value = try await producer.first() else {
+                return .failure(HTTPError(kind: .transport, url: nil, reason: "the producer sent no value"))
+            }
+            return .success(value)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    // 1. A wait of 2^63 seconds or more trapped `Int(_:)` in the description, after opening the window,
+    //    so that the next request to the origin trapped too.
+    @Test(arguments: [
+        Headers(status: 429, headers: ["Retry-After": "1e19"]),
+        Headers(status: 429, headers: ["Retry-After": "10000000000000000000"]),
+        Headers(status: 503, headers: ["Retry-After": String(repeating: "9", count: 400)]),
+        Headers(status: 429, headers: ["X-RateLimit-Reset": "9300000000000000000", "X-RateLimit-Remaining": "0"]),
+        Headers(status: 503, headers: ["RateLimit-Reset": "9300000000000000000", "RateLimit-Remaining": "0"]),
+        Headers(status: 200, headers: ["X-RateLimit-Reset": "9300000000000000000", "X-RateLimit-Remaining": "0"]),
+    ])
+    func aWaitOf2To63SecondsNeitherTrapsNorHoldsTheNextRequestBack(_ answer: Headers) async throws {
+        let (first, second, requests) = await firstThenSecond(answer)
+        if case let .failure(error) = first {
+            #expect(error.retryAfter == nil)
+            #expect(error.description.hasPrefix("HTTP \(answer.status) from"))
+        }
+        #expect(try second.get().statusCode == 200)
+        #expect(requests == 2, "the next request was sent")
+    }
+
+    // 2. A wait from about 9.22e15 s up trapped `Int64(_:)` in `retryAdvice`, read by the retry policy
+    //    after every failure.
+    @Test(arguments: ["1e16", "10000000000000000"])
+    func aRetryAfterOf1e16AdvisesThePolicysOwnBackoff(_ value: String) async throws {
+        let (first, _, _) = await firstThenSecond(Headers(status: 429, headers: ["Retry-After": value]))
+        let error = try #require(first.failureValue)
+        #expect(error.retryAdvice == .retry)
+        let policy = RetryPolicy(maxRetries: 3, initialDelay: .seconds(1), jitter: 0)
+        #expect(policy.decision(after: error, failures: 1, draw: 0.5) == .retry(after: .seconds(1)))
+    }
+
+    @Test(arguments: [
+        (1e16, "10000000000000000 s"), (1e19, "1e+19 s"), (1e300, "1e+300 s"), (.infinity, "inf s"),
+    ] as [(TimeInterval, String)])
+    func anErrorMadeWithAHugeWaitDescribesAndAdvisesItWithoutTrapping(_ wait: TimeInterval, _ written: String) {
+        let error = HTTPError(kind: .status, url: nil, statusCode: 429, reason: "Too Many Requests", retryAfter: wait)
+        #expect(error.description.hasSuffix("; retry after \(written)"), "\(error.description)")
+        #expect(error.retryAdvice == .retryAfter(.milliseconds(Int64.max)))
+    }
+
+    @Test func anErrorMadeWithANaNWaitAdvisesByItsStatus() {
+        let error = HTTPError(kind: .status, url: nil, statusCode: 404, reason: "Not Found", retryAfter: .nan)
+        #expect(error.retryAdvice == .doNotRetry)
+        #expect(!error.description.isEmpty)
+    }
+
+    // 3. A reset in milliseconds was read as Unix seconds (a window of some 54 000 years), a date in
+    //    the year 9999 opened a window of 3.2e11 s, and no window ever shrank.
+    @Test func aResetInUnixMillisecondsWithNoneRemainingOpensAWindowOfAnHour() async throws {
+        let origin = StubOrigin()
+        // Held back not at all: any open window fails the next request at once, however busy the machine.
+        let client = origin.client(rateLimits: HTTPRateLimits(maxWait: .zero))
+        origin.answer(.init(headers: [
+            "Date": "Mon, 01 Jan 2024 00:00:00 GMT", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1704070800000",
+        ]))
+        #expect(try await client.response(from: origin.url()).first()?.statusCode == 200)
+        let held = await #expect(throws: HTTPError.self) { try await client.response(from: origin.url()).first() }
+        #expect(held?.kind == .rateLimited)
+        let left = try #require(held?.retryAfter)
+        #expect(left > 0 && left <= 3_600, "an hour from the response, not 54,000 years: \(left)")
+        #expect(origin.requests.count == 1)
+    }
+
+    @Test func aRetryAfterDateInTheYear9999OpensNoWindow() async throws {
+        let (first, second, requests) = await firstThenSecond(
+            Headers(status: 503, headers: ["Retry-After": "Fri, 31 Dec 9999 23:59:59 GMT", "Date": "Mon, 01 Jan 2024 00:00:00 GMT"])
+        )
+        #expect(first.failureValue?.retryAfter == nil)
+        #expect(try second.get().statusCode == 200)
+        #expect(requests == 2)
+    }
+
+    // 4. A `Link` header naming `rel="next"` in a part that cannot be read was taken for the last page.
+    struct Item: Decodable, Identifiable, Equatable, Sendable {
+        let id: Int
+    }
+
+    /// The list after loading a first page that links to a second whose `Link` header is `link`.
+    private func listAfterSecondPage(
+        link: String
+    ) async -> (state: PaginatedListState<HTTPError>?, list: PaginatedListViewModel<Item, HTTPError>) {
+        let origin = StubOrigin()
+        origin.answer(
+            .init(headers: ["Link": "<\(origin.url("/items?page=2"))>; rel=\"next\""], body: Data(#"[{"id": 1}, {"id": 2}]"#.utf8)),
+            .init(headers: ["Link": link], body: Data(#"[{"id": 3}, {"id": 4}]"#.utf8))
+        )
+        let source = HTTPPageSource<Item>(client: origin.client(), url: origin.url("/items"), paging: .linkHeader())
+        let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        await loadNextPage(list)
+        return (await loadNextPage(list), list)
+    }
+
+    @Test(arguments: [
+        #"<https://api.example.com/items?page=3; rel="next""#,
+        #"<http://[host/items?page=3>; rel="next""#,
+        #"https://api.example.com/items?page=3; rel="next""#,
+        #"<http://[host/items?page=3>; rel="first next""#,
+    ])
+    func aLinkHeaderWhoseNextLinkCannotBeReadFailsThePage(_ link: String) async throws {
+        let (state, list) = await listAfterSecondPage(link: link)
+        let error = try #require(state?.error)
+        #expect(error.kind == .decoding)
+        #expect(error.keyPath == "Link")
+        #expect(error.reason.hasPrefix(#"the Link header's rel="next" link cannot be read"#), "\(error.reason)")
+        #expect(list.items.value.map(\.id) == [1, 2], "the list keeps what it loaded")
+        #expect(!list.exhausted.value)
+    }
+
+    @Test func aReadableNextLinkIsFollowedBesideOneThatCannotBeRead() async {
+        let (state, list) = await listAfterSecondPage(link: #"garbage; rel="next", </items?page=3>; rel="next""#)
+        #expect(state == .idle)
+        #expect(list.items.value.map(\.id) == [1, 2, 3, 4])
+        #expect(!list.exhausted.value)
+    }
+
+    @Test func aLinkHeaderWithoutANextLinkEndsTheList() async {
+        let (state, list) = await listAfterSecondPage(link: #"<http://[host/items?page=1>; rel="first", </items?page=1>; rel="prev""#)
+        #expect(state == .exhausted)
+        #expect(list.items.value.map(\.id) == [1, 2, 3, 4])
+    }
+
+    @Test func aLinkHeaderWhosePrevLinkCannotBeReadFailsThePage() async throws {
+        let origin = StubOrigin()
+        origin.answer(.init(headers: ["Link": #"<http://[host/items?page=1>; rel="prev", </items?page=3>; rel="next""#]))
+        let source = HTTPPageSource<Item>(client: origin.client(), url: origin.url("/items?page=2"), paging: .linkHeader())
+        let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        let error = try #require(await loadNextPage(list)?.error)
+        #expect(error.keyPath == "Link")
+        #expect(error.reason.hasPrefix(#"the Link header's rel="prev" link cannot be read (its target is not a URL)"#))
+    }
+
+    // 5. A dot followed by a combining mark is one `Character` with it, so the path did not split there.
+    @Test func aDotBeforeACombiningMarkSplitsTheJSONPath() {
+        #expect(JSONPath("a.\u{301}b").components == ["a", "\u{301}b"])
+        #expect(JSONPath("a.\u{301}b").components.count == 2)
+    }
+}
+
+extension Result {
+    /// The error, if the result is a failure.
+    var failureValue: Failure? {
+        if case let .failure(error) = self { return error }
+        return nil
+    }
+}

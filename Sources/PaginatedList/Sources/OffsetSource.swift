@@ -78,6 +78,10 @@ where Item.ID: Sendable {
         return cap > 3 ? 2 : 0
     }
 
+    /// How many of a possibly capped window's last items the request that settles it reads again (see
+    /// `Reading.settle`).
+    static var settlingOverlap: Int { 3 }
+
     /// The number of items a page should hold.
     public let limit: Int
     /// The feed position (from 0) the list opens at: the first page is the window there, and the pages
@@ -258,7 +262,11 @@ where Item.ID: Sendable {
                 let onward = Sight(window: window, request: seen, startsAtEdge: request.offset == 0, reachesEnd: false)
                 guard progress.served.isConfirmed else {
                     let ended = Sight(window: window, request: request, startsAtEdge: request.offset == 0, reachesEnd: true)
-                    return .settle(offset: end, limit: request.limit - window.count, ended: ended, onward: onward)
+                    // A window's worth from just before its end (its last items read again): a feed pushed
+                    // down or pulled up in between still shows whether anything lies after it.
+                    let back = min(OffsetSource.settlingOverlap, window.count)
+                    return .settle(offset: end - back, limit: max(request.limit, back + request.limit - window.count),
+                                   ended: ended, onward: onward)
                 }
                 return .sight(onward)
             })
@@ -345,12 +353,15 @@ where Item.ID: Sendable {
                 var progress = progress
                 progress.requests += 1
                 // A cap serves what it held back, up to its size: cut at that size again, it is confirmed (if not
-                // too small to infer). Going down, any item not seen before there says the feed goes on after
-                // the window (items shown before: a feed pushed down by insertions above, not a cap); going up,
-                // only a full answer. Else the window reached the end.
+                // too small to infer). Going down, an item not seen before after every item seen (in the window or
+                // shown) says the feed goes on after the window (items seen before, and only new ones above
+                // them: a feed pushed down by insertions above, not a cap); going up, only a full answer. Else
+                // the window reached the end.
                 let size = progress.served.suspected?.size ?? limit
                 let count = response.items.count
-                let unseen = response.items.first.map { !progress.hasShown($0.id) } ?? false
+                let inWindow = Set(ended.window.map(\.id))
+                let lastSeen = response.items.lastIndex { inWindow.contains($0.id) || progress.hasShown($0.id) }
+                let unseen = (lastSeen ?? -1) < count - 1
                 let goesOn = onward == nil ? count == min(limit, size) : count > 0 && unseen
                 if goesOn, count == size, size < limit { progress.served.confirm() }
                 if !goesOn { progress.served.refute() }

@@ -353,17 +353,20 @@ where Item.ID: Sendable {
                 var progress = progress
                 progress.requests += 1
                 // A cap serves what it held back, up to its size: cut at that size again, it is confirmed (if not
-                // too small to infer). Going down, that (8 or more), or an item not seen before (in the window or shown) after
+                // too small to infer). Going down, that, or an item not seen before (in the window or shown) after
                 // the first one seen, says the feed goes on after the window (new items only above the first
-                // item seen: a feed pushed down by insertions above, not a cap); going up, only a full answer.
+                // item seen: a feed pushed down by insertions above, not a cap), and so does an empty answer to a
+                // window of 8 or more cut short (the feed shrank by more than the items read again: the next page
+                // looks back for its place, and finds the end or what moved up); going up, only a full answer.
                 // Else the window reached the end.
                 let size = progress.served.suspected?.size ?? limit
                 let count = response.items.count
                 let inWindow = Set(ended.window.map(\.id))
                 let seen = response.items.map { inWindow.contains($0.id) || progress.hasShown($0.id) }
                 let unseen = seen.firstIndex(of: true).map { seen[$0...].contains(false) } ?? (count > 0)
-                let cutAgain = count == size && size < limit && size >= ServedSize.leastInferred
-                let goesOn = onward == nil ? count == min(limit, size) : count > 0 && (unseen || cutAgain)
+                let inferable = size < limit && size >= ServedSize.leastInferred
+                let goesOn = onward == nil ? count == min(limit, size)
+                    : unseen || (inferable && (count == size || count == 0))
                 if goesOn, count == size, size < limit { progress.served.confirm() }
                 if !goesOn { progress.served.refute() }
                 let sight = goesOn ? onward : ended

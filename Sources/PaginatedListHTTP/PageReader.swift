@@ -240,7 +240,7 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
     /// the rest of the feed (its total, whether more follow) is passed on for a short window, where it
     /// tells a capped window from the end; a full window goes on regardless (so a total that means
     /// something else, the page's own count say, can never end the list early).
-    private static func offsetResponse(_ page: ReadPage<Item>, asked: Int) -> OffsetResponse<Item> {
+    static func offsetResponse(_ page: ReadPage<Item>, asked: Int) -> OffsetResponse<Item> {
         guard page.items.count < asked else { return OffsetResponse(items: page.items) }
         return OffsetResponse(items: page.items, totalItems: first(HTTPPagination.automaticItemTotals, in: page),
                               hasMore: more(in: page))
@@ -258,7 +258,7 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
     /// that it lies past the end (see `HTTPPagination`, "Past the end"). `top`: the URL of the first page,
     /// for a start page below it: its answer says whether the start page is past the end (`nil`) or the
     /// URL is wrong (its failure). `nil` for the first page itself: such a status stays an error.
-    private func read(_ pageURL: URL, isFirst: Bool, pastEndBelow top: URL?) -> Producer<ReadPage<Item>?, HTTPError> {
+    func read(_ pageURL: URL, isFirst: Bool, pastEndBelow top: URL?) -> Producer<ReadPage<Item>?, HTTPError> {
         let page = read(pageURL, isFirst: isFirst)
         guard top != nil || !isFirst else { return page.map { $0 } }
         let reader = self

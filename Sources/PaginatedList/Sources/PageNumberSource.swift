@@ -169,8 +169,14 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
         // The positions up to the page's end, with the page size the server serves.
         func end(_ size: Int) -> Int { pagesBefore * size + count }
         var size = course.served.size ?? pageSize
+        // A short page after others, its size not known (a page loaded from its number, a start page): an
+        // item total tells the end at this size from a cap of the page's own size (pages numbered by it)
+        // only when both read it alike. Else the next page settles it.
+        let ambiguous = count < size && !course.served.isConfirmed && pagesBefore > 0 && response.hasMore == nil
+            && response.totalPages == nil
+            && response.totalItems.map { (end(size) < $0) != (end(count) < $0) } == true
         // What the server says: read as if the page were full by its size (a short page at the end).
-        let said: Bool? = response.hasMore ?? {
+        let said: Bool? = ambiguous ? nil : response.hasMore ?? {
             if let totalPages = response.totalPages { return pagesBefore + 1 < totalPages }
             if let totalItems = response.totalItems { return end(size) < totalItems }
             return nil
@@ -199,7 +205,9 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
             course.served.confirm(byIdentity: true)
             if said == false { return true }
         }
-        if let totalItems = response.totalItems, response.hasMore != false {
+        if ambiguous {
+            return false
+        } else if let totalItems = response.totalItems, response.hasMore != false {
             course.promised = .items(totalItems - end(size))
         } else if said == true {
             course.promised = .more

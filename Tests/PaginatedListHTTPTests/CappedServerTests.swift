@@ -231,6 +231,55 @@ import Testing
         #expect(fails.items.value.map(\.id) == Self.posts, "what was loaded stays")
     }
 
+    // MARK: - Keyed pages under a cap
+
+    /// Follows the keys of `source` from the page at `start` one way (`next`, or `previous` when `up`), each
+    /// key round-tripped through JSON as a store keeps it; the pages in the order loaded.
+    private func keyedPages(
+        _ source: HTTPPageSource<FeedItem>, from start: HTTPPageKey? = nil, up: Bool = false
+    ) async throws -> [KeyedPage<FeedItem, HTTPPageKey>] {
+        var pages: [KeyedPage<FeedItem, HTTPPageKey>] = []
+        var key = start
+        repeat {
+            let page = try #require(try await source.page(at: key).first())
+            pages.append(page)
+            key = try (up ? page.previous : page.next).map { try JSONDecoder().decode(HTTPPageKey.self, from: JSONEncoder().encode($0)) }
+        } while key != nil && pages.count < 100
+        return pages
+    }
+
+    @Test(arguments: ["/drf/offset", "/offset"])
+    func keyedOffsetWindowsUnderACapReachTheEndByTheirKeys(_ path: String) async throws {
+        try await server.control("cap?size=10")
+        let pages = try await keyedPages(HTTPPageSource<FeedItem>(url: server.url(path), paging: .offset(limit: 15)))
+        #expect(pages.flatMap(\.items).map(\.id) == Self.posts)
+    }
+
+    @Test func keyedOffsetWindowsUnderACapGoUpFromTheEndWithoutAGap() async throws {
+        try await server.control("cap?size=10")
+        let source = HTTPPageSource<FeedItem>(url: server.url("/drf/offset"), paging: .offset(limit: 15))
+        let pages = try await keyedPages(source, from: .offset(90), up: true)
+        // The pages above may overlap (a list keeps each id once); none leaves a post out.
+        var kept = Set<Int>()
+        let ids = pages.reversed().flatMap(\.items).map(\.id).filter { kept.insert($0).inserted }
+        #expect(ids == Self.posts)
+    }
+
+    @Test func aKeyedPageNumberPageUnderAMaxPageSizeNearTheEndIsNotTheLast() async throws {
+        try await server.control("cap?size=10")
+        let source = HTTPPageSource<FeedItem>(url: server.url("/drf/page"),
+                                              paging: .pageNumber(pageSize: 20, sizeParameter: "page_size"))
+        // Page 5 holds posts 41-50 (pages of the 10 served): by the 20 asked, posts 81-95 would end there.
+        let pages = try await keyedPages(source, from: .page(5))
+        #expect(pages.flatMap(\.items).map(\.id) == Array(41 ... 95))
+    }
+
+    @Test func aKeyedOffsetWindowPastTheEndAnswered404IsAnEmptyLastWindow() async throws {
+        let source = HTTPPageSource<FeedItem>(url: server.url("/offset?past_end=404"), paging: .offset(limit: 10))
+        let page = try #require(try await source.page(at: .offset(120)).first())
+        #expect(page.items.isEmpty && page.next == nil)
+    }
+
     // MARK: - Scrolling
 
     /// `loadPreviousPage()` until nothing comes before the first item held, or a page fails.

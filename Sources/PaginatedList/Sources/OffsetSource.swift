@@ -644,14 +644,16 @@ where Item.ID: Sendable {
             // Nothing trusted within reach: go on from this window rather than stall, keeping every unread item
             // it holds (guessing an anchor could skip the very items that come next).
             diagnostics.append(.sourceCorrection(.resynchronisationFailed))
+            let origin = searchOrigin ?? expected
             search = 0
             probesBelow = false
             searchOrigin = nil
             finding = .anchored
             if window.isEmpty, !isShort {
                 // Going up, a window that holds nothing and does not reach the top lies below the bottom of
-                // the feed (it shrank under the reading): go on from its far end, never back.
-                expected = request.offset + request.limit
+                // the feed (it shrank under the reading): go on from its far end, never back (never below
+                // where the search began: a search that looked below it under a cap found nothing there).
+                expected = max(origin, request.offset + request.limit)
                 return finish()
             }
             return advance(consumed: keep(window, ordinals: ordinals, after: frontier), of: window, at: request,

@@ -1,3 +1,4 @@
+import Foundation
 import PaginatedList
 import PaginatedListTesting
 import Signals
@@ -9,6 +10,48 @@ import Signals
 /// with the reproductions.
 enum FeedSessions {
     typealias Item = ChangingFeed.Item
+
+    /// The number of seeded sessions a suite runs per source and profile: `suiteDefault`, or
+    /// `PAGINATED_LIST_SESSIONS` when set (a sweep by hand, say 2,000 per profile: not in CI, whose
+    /// defaults keep the suites quick).
+    static func sessions(_ suiteDefault: UInt64) -> UInt64 {
+        ProcessInfo.processInfo.environment["PAGINATED_LIST_SESSIONS"].flatMap(UInt64.init) ?? suiteDefault
+    }
+
+    /// Whether the run is a sweep by hand (`PAGINATED_LIST_SESSIONS` set): the suites then print a tally
+    /// per source and profile.
+    static var isSweep: Bool { ProcessInfo.processInfo.environment["PAGINATED_LIST_SESSIONS"] != nil }
+
+    /// What a sweep prints for one source and profile: how many sessions lost stable items, showed one
+    /// twice or never reached the end, and their requests per the fewest.
+    struct Tally {
+        private var sessions = 0
+        private var lost = 0
+        private var duplicated = 0
+        private var unended = 0
+        private var ratios: [Double] = []
+
+        /// Counts a session: its audit, whether it reached the end, its requests and the fewest.
+        mutating func add(_ audit: ChangingFeed.Audit, reachedEnd: Bool, requests: Int, minimum: Int) {
+            sessions += 1
+            if !audit.lost.isEmpty { lost += 1 }
+            if !audit.duplicates.isEmpty { duplicated += 1 }
+            if !reachedEnd { unended += 1 }
+            ratios.append(Double(requests) / Double(max(1, minimum)))
+        }
+
+        /// One line: `name`, then the counts and the requests per the fewest (median, 95th percentile,
+        /// worst, sessions over 3x).
+        func line(_ name: String) -> String {
+            let sorted = ratios.sorted()
+            func at(_ fraction: Double) -> String {
+                sorted.isEmpty ? "-" : String(format: "%.2fx", sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))])
+            }
+            return "sweep \(name): \(sessions) sessions; lost stable items in \(lost), duplicates in \(duplicated), "
+                + "end not reached in \(unended); requests per the fewest: median \(at(0.5)), p95 \(at(0.95)), "
+                + "max \(sorted.last.map { String(format: "%.2fx", $0) } ?? "-"), over 3x in \(sorted.filter { $0 > 3 }.count)"
+        }
+    }
 
     /// The page sources under test, each over a feed.
     enum Kind: String, CaseIterable, CustomStringConvertible, Sendable {

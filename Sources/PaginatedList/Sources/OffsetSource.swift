@@ -230,10 +230,12 @@ where Item.ID: Sendable {
         /// fitted to the cap.
         case retry
         /// A window that may be cut short by a cap or by the end of the feed (a cap is suspected): ask the
-        /// server for what it left out (`offset`, `limit`: feed positions). Going down, items not seen
-        /// before there: the feed goes on after the window, and the reading takes `onward`, the window as the
-        /// server served it. Going up (`onward` is `nil`), served in full: a cap, the window is asked again,
-        /// fitted to it. Else the window reached the end of the feed: `ended`.
+        /// server for feed positions `offset ..< offset + limit`. Going down, a window's worth from the
+        /// window's last items: items not seen before after them (or an answer cut at the suspected size
+        /// again, or none at all, for a suspected cap of 8 or more) say the feed goes on after the window, and
+        /// the reading takes `onward`, the window as the server served it. Going up (`onward` is `nil`), what
+        /// the window left out, served in full: a cap, the window is asked again, fitted to it. Else the
+        /// window reached the end of the feed: `ended`.
         case settle(offset: Int, limit: Int, ended: Sight, onward: Sight?)
     }
 
@@ -340,7 +342,7 @@ where Item.ID: Sendable {
         }
     }
 
-    /// Asks for the feed positions `offset ..< offset + limit` that a window may have left out because of
+    /// Asks for the feed positions `offset ..< offset + limit` that settle whether a window was cut short by
     /// a suspected cap (see `Reading.settle`); cut at the suspected size again, the cap is confirmed.
     private func settle(
         _ progress: Progress, offset: Int, limit: Int, ended: Sight, onward: Sight?,

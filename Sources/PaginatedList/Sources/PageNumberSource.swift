@@ -171,10 +171,11 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
         var size = course.served.size ?? pageSize
         // A short page after others, its size not known (a page loaded from its number, a start page): an
         // item total tells the end at this size from a cap of the page's own size (pages numbered by it)
-        // only when both read it alike. Else the next page settles it.
+        // when both read it alike, or when the page ends exactly at the total by this size. Else the next
+        // page settles it.
         let ambiguous = count < size && !course.served.isConfirmed && pagesBefore > 0 && response.hasMore == nil
             && response.totalPages == nil
-            && response.totalItems.map { (end(size) < $0) != (end(count) < $0) } == true
+            && response.totalItems.map { (end(size) < $0) != (end(count) < $0) && end(size) != $0 } == true
         // What the server says: read as if the page were full by its size (a short page at the end).
         let said: Bool? = ambiguous ? nil : response.hasMore ?? {
             if let totalPages = response.totalPages { return pagesBefore + 1 < totalPages }

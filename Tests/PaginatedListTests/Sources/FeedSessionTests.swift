@@ -16,7 +16,7 @@ struct FeedSessionTests {
     static let sessions = FeedSessions.sessions(2_000)
     /// Against capped servers and shrinking feeds (16 profiles): fewer per profile, so that the suite stays
     /// quick; the sweep by hand runs 2,000 (`PAGINATED_LIST_SESSIONS`, Docs/PageSources.md).
-    static let cappedSessions = FeedSessions.sessions(150)
+    static let cappedSessions = FeedSessions.sessions(100)
 
     /// Runs the sessions and returns the first few that break a rule, described.
     static func failures(

@@ -71,6 +71,15 @@ public enum PaginatedListDiagnostic: Equatable, Sendable {
         /// further down with the next page; a refresh shows the new items at the top.
         /// Impact: `.nothingLost`.
         case feedOutpaced
+        /// The list ended before the place where the server had said it would go on: the page after the
+        /// last one read lay past the end of the feed (the server answered that it does not exist — a 404
+        /// for a page number beyond the last, as Django REST framework and Laravel send — or sent it
+        /// empty), or held fewer items than the last total promised. The feed shrank while it was paged,
+        /// and the source ended the list there instead of failing. Items that were below the pages read
+        /// and moved up into them (deleted items above the reading position pull them up) were not shown:
+        /// at most `possiblySkipped` of them (`nil`: the source cannot tell how many). A refresh shows
+        /// them. Impact: `.possiblyLost`.
+        case feedShrank(possiblySkipped: Int?)
 
         /// What a correction means for the list the user sees, from harmless to most severe (the cases
         /// are ordered: `impact > .nothingLost` asks for a look, a refresh say).
@@ -91,7 +100,7 @@ public enum PaginatedListDiagnostic: Equatable, Sendable {
             switch self {
             case .duplicatesDropped, .resynchronised, .missingItemsSkipped, .feedOutpaced: .nothingLost
             case .shownOutOfOrder: .orderNotGuaranteed
-            case .resynchronisationFailed, .itemsAboveSkipped: .possiblyLost
+            case .resynchronisationFailed, .itemsAboveSkipped, .feedShrank: .possiblyLost
             }
         }
     }

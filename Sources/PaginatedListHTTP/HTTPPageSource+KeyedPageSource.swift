@@ -62,16 +62,32 @@ extension HTTPPageSource: KeyedPageSource {
     }
 
     /// The window of `limit` items at `offset` (cut short at the top of the feed), with the windows above
-    /// and below it; a window shorter than asked is the last.
+    /// and below it.
+    ///
+    /// A window shorter than asked ends the list only when the body says nothing follows (its total, its
+    /// next link, `has_more`); when it says nothing, the window below is asked for and an empty one ends
+    /// the list (a server that caps `limit` never ends it silently). A window past the end answered with a
+    /// status of the style's `pastEndStatuses` is an empty one (for the first page at a `start` past the
+    /// end, when offset 0 answers). A short window steps up by what it held, so that the window above ends
+    /// where it begins even under a cap (overlapping items are kept once by the list).
     private func offsetWindow(at offset: Int, limit: Int, isFirst: Bool) -> Producer<KeyedPage<Item, HTTPPageKey>, HTTPError> {
         let start = max(0, offset)
         let size = limit + min(0, offset)
-        return reader.read(reader.numberedURL(start, size: size), isFirst: isFirst).map { page in
-            let validators = isFirst && !page.response.validators.isEmpty
-                ? PageValidators(etag: page.response.validators.etag, lastModified: page.response.validators.lastModified) : nil
-            return KeyedPage(items: page.items, previous: start > 0 ? .offset(start - limit) : nil,
-                             next: page.items.count < size || page.items.isEmpty ? nil : .offset(start + page.items.count),
-                             totalCount: nil, validators: validators)
+        let url = reader.numberedURL(start, size: size)
+        let top = isFirst ? reader.numberedURL(0, size: size) : nil
+        let window = start > 0 ? reader.read(url, isFirst: isFirst, pastEndBelow: top) : reader.read(url, isFirst: isFirst).map { $0 }
+        return window.map { page in
+            let items = page?.items ?? []
+            let response = page.map { PageReader<Item>.offsetResponse($0, asked: size) }
+            let end = start + items.count
+            let goesOn = items.count >= size || (!items.isEmpty
+                && (response?.hasMore ?? response?.totalItems.map { end < $0 } ?? true))
+            let step = items.isEmpty || items.count >= size ? limit : items.count
+            let validators = isFirst && page.map { !$0.response.validators.isEmpty } == true
+                ? page.map { PageValidators(etag: $0.response.validators.etag, lastModified: $0.response.validators.lastModified) }
+                : nil
+            return KeyedPage(items: items, previous: start > 0 && !(isFirst && page == nil) ? .offset(start - step) : nil,
+                             next: goesOn ? .offset(end) : nil, totalCount: response?.totalItems, validators: validators)
         }
     }
 }

@@ -115,7 +115,7 @@ extension HTTPPageSource where Item: Identifiable, Item.ID: Sendable {
                                           fetch: reader.pageNumberFetch)
             makeFirstPage = source.firstPage
         case let .offset(limit, _, _):
-            makeFirstPage = OffsetSource(limit: limit, start: reader.startOffset, fetch: reader.offsetFetch).firstPage
+            makeFirstPage = OffsetSource(limit: limit, start: reader.startOffset, fetchResponse: reader.offsetFetch).firstPage
         case .cursor, .startingAfter, .nextURL, .linkHeader:
             makeFirstPage = CursorSource(fetch: reader.urlFetch).firstPage
         }

@@ -126,7 +126,7 @@ extension OffsetSource where Failure == HTTPError, Item: Decodable {
         let reader = PageReader<Item>.legacy(client, url, .offset(limit: limit, parameter: offsetParameter,
                                                                   limitParameter: limitParameter, start: start))
         self.init(limit: limit, start: start, maxSearchDistance: maxSearchDistance, maxRequestsPerPage: maxRequestsPerPage,
-                  fetch: reader.offsetFetch)
+                  fetchResponse: reader.offsetFetch)
     }
 }
 

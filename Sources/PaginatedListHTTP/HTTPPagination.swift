@@ -17,7 +17,26 @@ import Foundation
 /// **Loud, never silent.** A key the style needs that is missing, or holds a value of the wrong kind,
 /// fails the page with an `HTTPError` of kind `.decoding` whose `keyPath` names it: the list never
 /// ends quietly because a key was misspelt or the API changed. The end of the list is only what the
-/// style says it is (a `false` `has_more`, a `null` or `""` cursor, no `next` link, a short page).
+/// style says it is (a `false` `has_more`, a `null` or `""` cursor, no `next` link, a short page that
+/// nothing says more follow, a page past the end).
+///
+/// **Servers that cap the page size** (GitHub's `per_page` ≤ 100, Stripe's and Notion's `limit` ≤ 100,
+/// Slack's ≤ 1000, Django REST framework's `max_limit` and `max_page_size`) serve fewer items than asked,
+/// without an error. The page-number and offset styles read what the body says about the rest of the
+/// feed — a total (`count`, `total`, …) and whether more follow (`next`, `has_more`, …) — and a short
+/// page ends the list only when nothing says more remain; the sources learn the size the server serves
+/// and never ask more of it (see `OffsetSource` and `PageNumberSource`). The cursor-like styles follow
+/// the server's own next page, capped or not.
+///
+/// **Past the end.** A page number or offset past the last one is the end of the list, not a failure,
+/// when the server answers it with a status of `pastEndStatuses` (`404` by default: Django REST framework
+/// and Laravel answer `404 {"detail": "Invalid page."}`; add `400` for servers that use it so, pass `[]`
+/// where a 404 means something else): the feed shrank while it was paged, and the page source reports it
+/// on `diagnostics` (`PageNumberSource`: `.feedShrank(possiblySkipped:)`; `OffsetSource` looks back for
+/// its place, as after deletions). Such a status for the first page (page `firstPage`, offset 0) stays
+/// an error, and so does one for a later start page (`startPage:`, `start:`) when the first page fails
+/// too (a wrong URL); when the first page answers, the start page is past the end: the list is empty,
+/// complete at both ends.
 ///
 /// **Both ways.** A list may open in the middle of the feed (a deep link, a chat's first unread message)
 /// and grow both ways with `loadPreviousPage()`: page numbers (`startPage:`) and offsets (`start:`) page
@@ -55,40 +74,65 @@ public struct HTTPPagination: Sendable {
     var previous: JSONPath?
     /// The query item a previous cursor is sent back in (`nil`: the style's parameter).
     var previousParameter: String?
+    /// The statuses that mean a page number or offset past the end (the page-number and offset styles).
+    var pastEndStatuses: Set<Int> = []
 
     /// Page numbers: `?page=P&limit=pageSize`, the first page numbered `firstPage`.
     ///
-    /// The list ends at a page shorter than `pageSize` (an empty one included), or when the total says
-    /// the page was the last: at `totalItems` or `totalPages` when given (then required in every body),
-    /// else at `total`, `total_count`, `total_items`, `count`, `total_pages` or `page_count` if the body
-    /// has one. `sizeParameter: nil` sends no page size.
+    /// The list ends at an empty page, when the total says the page was the last — `totalItems` or
+    /// `totalPages` when given (then required in every body), else `total`, `total_count`, `total_items`,
+    /// `count`, `meta.total`, `meta.count`, `total_pages`, `page_count` or `meta.total_pages` if the body
+    /// has one — or at a page shorter than the page size the server serves when nothing says more follow.
+    /// A total, a non-null `next` (Django REST framework, `links.next` of JSON:API, Laravel's
+    /// `next_page_url`) or a `true` `has_more` keeps a short page from ending the list: the server capped
+    /// the page size (see `PageNumberSource`). `sizeParameter: nil` sends no page size.
+    ///
+    /// A page past the last answered with a status of `pastEndStatuses` (`404` by default) ends the list
+    /// (see "Past the end" above).
     ///
     /// The list opens at page `startPage` (`nil`: `firstPage`; a number below `firstPage` opens there); the
     /// pages before it, down to `firstPage`, come with `loadPreviousPage()`. A start page past the end
-    /// comes back empty: the list is empty, with nothing before it.
+    /// (empty, or answered with a status of `pastEndStatuses` while page `firstPage` answers) opens an
+    /// empty list, complete at both ends.
     public static func pageNumber(
         pageSize: Int, parameter: String = "page", sizeParameter: String? = "limit", firstPage: Int = 1,
-        totalItems: JSONPath? = nil, totalPages: JSONPath? = nil, startPage: Int? = nil
+        totalItems: JSONPath? = nil, totalPages: JSONPath? = nil, startPage: Int? = nil,
+        pastEndStatuses: Set<Int> = [404]
     ) -> HTTPPagination {
         precondition(pageSize > 0, "HTTPPagination.pageNumber: pageSize must be positive")
-        return HTTPPagination(style: .pageNumber(pageSize: pageSize, parameter: parameter, sizeParameter: sizeParameter,
-                                                 firstPage: firstPage, totalItems: totalItems, totalPages: totalPages),
-                              start: startPage.map { .page(max($0, firstPage)) })
+        var pagination = HTTPPagination(
+            style: .pageNumber(pageSize: pageSize, parameter: parameter, sizeParameter: sizeParameter, firstPage: firstPage,
+                               totalItems: totalItems, totalPages: totalPages),
+            start: startPage.map { .page(max($0, firstPage)) })
+        pagination.pastEndStatuses = pastEndStatuses
+        return pagination
     }
 
     /// Offsets: `?offset=O&limit=L`. With `Identifiable` items the source is an `OffsetSource`, which
     /// overlaps pages and corrects for a feed that changes while it is paged; otherwise offsets step by
-    /// `limit` and a short page ends the list.
+    /// `limit` and a page that comes back short ends the list.
+    ///
+    /// A window shorter than asked ends the list only when nothing says more follow: a total (`count`,
+    /// `total`, `total_count`, `total_items`, `meta.total`, `meta.count`) beyond it, a non-null `next`
+    /// (Django REST framework's `LimitOffsetPagination`, `links.next`, `next_page_url`) or a `true`
+    /// `has_more` say the server capped the limit; without them the next request settles it. Over
+    /// `Identifiable` items the source then asks no more than the server serves; stepping, it asks for the
+    /// rest of the page from where the capped answer ended. A window past the end answered with a status of
+    /// `pastEndStatuses` (`404` by default) is an empty one (see "Past the end" above).
     ///
     /// The list opens at offset `start` (0 by default; a negative one is 0); the items above it come with
     /// `loadPreviousPage()`, `limit` at a time (the top page may be shorter), read upwards with the same
-    /// corrections. A start past the end opens an empty list, with nothing before it.
+    /// corrections. A start past the end (an empty window, or one answered with a status of
+    /// `pastEndStatuses` while offset 0 answers) opens an empty list, complete at both ends.
     public static func offset(
-        limit: Int, parameter: String = "offset", limitParameter: String = "limit", start: Int = 0
+        limit: Int, parameter: String = "offset", limitParameter: String = "limit", start: Int = 0,
+        pastEndStatuses: Set<Int> = [404]
     ) -> HTTPPagination {
         precondition(limit > 0, "HTTPPagination.offset: limit must be positive")
-        return HTTPPagination(style: .offset(limit: limit, parameter: parameter, limitParameter: limitParameter),
-                              start: start > 0 ? .offset(start) : nil)
+        var pagination = HTTPPagination(style: .offset(limit: limit, parameter: parameter, limitParameter: limitParameter),
+                                        start: start > 0 ? .offset(start) : nil)
+        pagination.pastEndStatuses = pastEndStatuses
+        return pagination
     }
 
     /// A cursor in the body at `path`, sent back as the query item `parameter`.
@@ -157,9 +201,10 @@ public struct HTTPPagination: Sendable {
     private var styleLookups: [JSONPath] {
         switch style {
         case let .pageNumber(_, _, _, _, totalItems, totalPages):
-            if totalItems != nil || totalPages != nil { return [totalItems, totalPages].compactMap(\.self) }
-            return Self.automaticTotals.map { JSONPath($0) }
-        case .offset, .linkHeader: return []
+            if totalItems != nil || totalPages != nil { return [totalItems, totalPages].compactMap(\.self) + Self.automaticMore }
+            return Self.automaticItemTotals + Self.automaticPageTotals + Self.automaticMore
+        case .offset: return Self.automaticItemTotals + Self.automaticMore
+        case .linkHeader: return []
         case let .cursor(path, _, hasMore): return [path] + (hasMore.map { [$0] } ?? [])
         case let .startingAfter(_, _, hasMore): return [hasMore]
         case let .nextURL(path, _): return [path]
@@ -172,6 +217,11 @@ public struct HTTPPagination: Sendable {
         return nil
     }
 
-    /// The keys looked at for totals when none are named: item totals first, then page totals.
-    static let automaticTotals = ["total", "total_count", "total_items", "count", "total_pages", "page_count"]
+    /// The keys looked at for the number of items when no total is named, in order.
+    static let automaticItemTotals: [JSONPath] = ["total", "total_count", "total_items", "count", "meta.total",
+                                                  "meta.count", "meta.total_count"]
+    /// The keys looked at for the number of pages when no total is named, in order.
+    static let automaticPageTotals: [JSONPath] = ["total_pages", "page_count", "meta.total_pages", "meta.page_count"]
+    /// The keys looked at for whether more follow: a boolean, or the next page's URL (`null`: none).
+    static let automaticMore: [JSONPath] = ["has_more", "next", "links.next", "next_page_url"]
 }

@@ -192,11 +192,13 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
                         keyPath: path?.description)
     }
 
-    /// The page number response of `page`: its items and the totals the style reads.
+    /// The page number response of `page`: its items, the totals the style reads, and whether the body
+    /// says more follow.
     func pageNumberResponse(_ page: ReadPage<Item>) throws(HTTPError) -> PageNumberResponse<Item> {
         guard case let .pageNumber(_, _, _, _, totalItemsPath, totalPagesPath) = pagination.style else {
             return PageNumberResponse(items: page.items)
         }
+        let more = Self.more(in: page)
         func integer(_ path: JSONPath) throws(HTTPError) -> Int {
             guard let value = page.values[path] else {
                 throw HTTPError(kind: .decoding, response: page.response, reason: "missing key \(path) (the total)",
@@ -211,11 +213,83 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
         if totalItemsPath != nil || totalPagesPath != nil {
             let totalItems = try totalItemsPath.map { path throws(HTTPError) in try integer(path) }
             let totalPages = try totalPagesPath.map { path throws(HTTPError) in try integer(path) }
-            return PageNumberResponse(items: page.items, totalPages: totalPages, totalItems: totalItems)
+            return PageNumberResponse(items: page.items, totalPages: totalPages, totalItems: totalItems, hasMore: more)
         }
-        let found = HTTPPagination.automaticTotals.map { page.values[JSONPath($0)]?.integer }
-        return PageNumberResponse(items: page.items, totalPages: found[4] ?? found[5],
-                                  totalItems: found[0] ?? found[1] ?? found[2] ?? found[3])
+        return PageNumberResponse(items: page.items, totalPages: Self.first(HTTPPagination.automaticPageTotals, in: page),
+                                  totalItems: Self.first(HTTPPagination.automaticItemTotals, in: page), hasMore: more)
+    }
+
+    /// The first integer the body holds at one of `paths`.
+    private static func first(_ paths: [JSONPath], in page: ReadPage<Item>) -> Int? {
+        paths.lazy.compactMap { page.values[$0]?.integer }.first
+    }
+
+    /// Whether the body says pages follow: a boolean `has_more`, or the first of the next-page keys
+    /// (`next`, `links.next`, `next_page_url`): `true` for a URL (or any value but `null` and `""`), `false`
+    /// for `null` or `""`; `nil` when the body has none.
+    private static func more(in page: ReadPage<Item>) -> Bool? {
+        for path in HTTPPagination.automaticMore {
+            guard let value = page.values[path] else { continue }
+            if case let .bool(flag) = value { return flag }
+            return !(value == .null || value == .string(""))
+        }
+        return nil
+    }
+
+    /// The offset response of `page`, a window of `asked` items from `offset`. What the body says about
+    /// the rest of the feed (its total, whether more follow) is passed on for a short window, where it
+    /// tells a capped window from the end; a full window goes on regardless (so a total that means
+    /// something else, the page's own count say, can never end the list early).
+    static func offsetResponse(_ page: ReadPage<Item>, asked: Int) -> OffsetResponse<Item> {
+        guard page.items.count < asked else { return OffsetResponse(items: page.items) }
+        return OffsetResponse(items: page.items, totalItems: first(HTTPPagination.automaticItemTotals, in: page),
+                              hasMore: more(in: page))
+    }
+
+    // MARK: - Past the end
+
+    /// Whether `error` answers a page number or offset past the end (a status of the style's
+    /// `pastEndStatuses`).
+    private func isPastEnd(_ error: HTTPError) -> Bool {
+        error.kind == .status && error.statusCode.map(pagination.pastEndStatuses.contains) == true
+    }
+
+    /// A producer that GETs `pageURL` and sends the page read from it, or `nil` when the server answers
+    /// that it lies past the end (see `HTTPPagination`, "Past the end"). `top`: the URL of the first page,
+    /// for a start page below it: its answer says whether the start page is past the end (`nil`) or the
+    /// URL is wrong (its failure). `nil` for the first page itself: such a status stays an error.
+    func read(_ pageURL: URL, isFirst: Bool, pastEndBelow top: URL?) -> Producer<ReadPage<Item>?, HTTPError> {
+        let page = read(pageURL, isFirst: isFirst)
+        guard top != nil || !isFirst else { return page.map { $0 } }
+        let reader = self
+        return Producer { observer, lifetime in
+            page.startFirst(in: lifetime) { event in
+                switch event {
+                case let .value(page):
+                    observer.send(value: page)
+                    observer.sendCompleted()
+                case let .failed(error) where reader.isPastEnd(error):
+                    guard let top else {
+                        observer.send(value: nil)
+                        observer.sendCompleted()
+                        return
+                    }
+                    reader.read(top, isFirst: false).startFirst(in: lifetime) { event in
+                        switch event {
+                        case .value:
+                            observer.send(value: nil)
+                            observer.sendCompleted()
+                        case let .failed(error): observer.send(error: error)
+                        case .completed: observer.sendCompleted()
+                        case .interrupted: observer.sendInterrupted()
+                        }
+                    }
+                case let .failed(error): observer.send(error: error)
+                case .completed: observer.sendCompleted()
+                case .interrupted: observer.sendInterrupted()
+                }
+            }
+        }
     }
 
     // MARK: - The fetches of the sources
@@ -264,23 +338,68 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
         }
     }
 
-    /// `PageNumberSource`'s fetch, for the page-number style.
+    /// `PageNumberSource`'s fetch, for the page-number style. A page past the end (see `read(_:isFirst:
+    /// pastEndBelow:)`) is an empty one.
     var pageNumberFetch: PageNumberSource<Item, HTTPError>.Fetch {
         { [self] number, size in
-            read(numberedURL(number, size: size), isFirst: number == startPage).attemptMap { page throws(HTTPError) in
-                try pageNumberResponse(page)
+            guard case let .pageNumber(_, _, _, firstPage, _, _) = pagination.style, number > firstPage else {
+                return read(numberedURL(number, size: size), isFirst: number == startPage)
+                    .attemptMap { page throws(HTTPError) in try pageNumberResponse(page) }
             }
+            let top = number == startPage ? numberedURL(firstPage, size: size) : nil
+            return read(numberedURL(number, size: size), isFirst: number == startPage, pastEndBelow: top)
+                .attemptMap { page throws(HTTPError) in try page.map(pageNumberResponse) ?? PageNumberResponse(items: []) }
         }
     }
 
     /// `PageNumberSource`'s fetch, for the offset style without corrections: page `n` (0 is the start
-    /// page) is the window at `startOffset + n × size`, the top one cut short at offset 0.
+    /// page) is the window at `startOffset + n × size`, the top one cut short at offset 0. A server that
+    /// serves fewer than asked is asked for the rest from where its answer ended, until the page is full
+    /// or an answer shows the end (see `steppedWindow`).
     var steppedOffsetFetch: PageNumberSource<Item, HTTPError>.Fetch {
         { [self] number, size in
             let offset = startOffset + number * size
-            return read(numberedURL(max(0, offset), size: size + min(0, offset)), isFirst: number == 0)
-                .map { PageNumberResponse(items: $0.items) }
+            return steppedWindow(from: max(0, offset), size: size + min(0, offset), isFirst: number == 0, held: [],
+                                 served: 0)
         }
+    }
+
+    /// The window of `size` items from `offset`, `held` of them already read (the first `served` by one
+    /// answer: a cap, perhaps): asks for the rest. An answer shorter than asked is the end when the body's
+    /// total or next link says so, when it holds no item or fewer than an answer before, or when the rest
+    /// asked was no more than a full answer held; else the server capped it, and the window goes on. The
+    /// page's `hasMore` says whether the feed went on after it (`false` at the end).
+    private func steppedWindow(
+        from offset: Int, size: Int, isFirst: Bool, held: [Item], served: Int
+    ) -> Producer<PageNumberResponse<Item>, HTTPError> {
+        let start = offset + held.count
+        let asked = size - held.count
+        let first = isFirst && held.isEmpty
+        let url = numberedURL(start, size: asked)
+        let page = start > 0 ? read(url, isFirst: first, pastEndBelow: first ? numberedURL(0, size: size) : nil)
+            : read(url, isFirst: first).map { $0 }
+        let reader = self
+        return page.flatMap(.concat) { page -> Producer<PageNumberResponse<Item>, HTTPError> in
+                let items = page?.items ?? []
+                let window = held + items
+                guard items.count < asked else { return Producer(value: PageNumberResponse(items: window)) }
+                let response = page.map { Self.offsetResponse($0, asked: asked) }
+                let end = start + items.count
+                switch response?.hasMore ?? response?.totalItems.map({ end < $0 }) {
+                case true?:
+                    break
+                case false?:
+                    return Producer(value: PageNumberResponse(items: window, hasMore: false))
+                case nil:
+                    // Nothing came, fewer than an answer of this window held, or no more than it held was
+                    // asked: the end. Else the next request settles it.
+                    if items.isEmpty || items.count < served || (served > 0 && asked <= served) {
+                        return Producer(value: PageNumberResponse(items: window, hasMore: false))
+                    }
+                }
+                return reader.steppedWindow(from: offset, size: size, isFirst: isFirst, held: window,
+                                            served: max(served, items.count))
+            }
     }
 
     /// The page number of the offset style's top page without corrections (`steppedOffsetFetch`).
@@ -357,12 +476,17 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
 
 extension PageReader where Item: Identifiable, Item.ID: Sendable {
     /// `OffsetSource`'s fetch, for the offset style with corrections: the start page's request (the
-    /// window at the start offset, of the style's limit) records the first page's version.
-    var offsetFetch: OffsetSource<Item, HTTPError>.Fetch {
+    /// window at the start offset, of the style's limit) records the first page's version. A short window
+    /// carries what the body says about the rest of the feed; a window past the end (a status of
+    /// `pastEndStatuses` at an offset above 0) is an empty one.
+    var offsetFetch: OffsetSource<Item, HTTPError>.FetchResponse {
         { [self] offset, limit in
             let isFirst = if case let .offset(pageLimit, _, _) = pagination.style { offset == startOffset && limit == pageLimit }
                 else { false }
-            return read(numberedURL(offset, size: limit), isFirst: isFirst).map(\.items)
+            let top = isFirst && offset > 0 ? numberedURL(0, size: limit) : nil
+            let page = offset > 0 ? read(numberedURL(offset, size: limit), isFirst: isFirst, pastEndBelow: top)
+                : read(numberedURL(offset, size: limit), isFirst: isFirst).map { $0 }
+            return page.map { page in page.map { Self.offsetResponse($0, asked: limit) } ?? OffsetResponse(items: []) }
         }
     }
 }

@@ -14,6 +14,12 @@ import Signals
 /// Cursors behave like keys: a cursor marks the place of the item it names *when it was issued*, and keeps
 /// that place when the item is deleted or re-ranked.
 ///
+/// With `maxPageSize`, it serves at most that many items per request, fewer than asked and without an
+/// error, as servers that cap the page size do (Django REST framework's `max_limit` and `max_page_size`,
+/// GitHub's `per_page` ≤ 100): a window, a cursor page or a batch of items by ID holds at most that many,
+/// and pages are numbered by the size served (page 2 of size 20 under a cap of 10 holds items 10-19). The
+/// ID snapshot is one answer, whole.
+///
 /// `audit(_:reachedEnd:)` judges what a source loaded: the items it delivered twice, its *holes*, the
 /// *stable* items (never deleted, never re-ranked themselves) it lost, and those it showed out of order.
 ///
@@ -94,6 +100,11 @@ public final class ChangingFeed: Sendable {
         /// Three requests in ten, a run of 70-150 deletions (and up to 80 insertions) somewhere.
         public static let deletionStorms = Churn(inserts: 0 ... 2, deletes: 0 ... 2, moves: 0 ... 1, burstChance: 0.3,
                                                  burstDeletes: 70 ... 150, burstInserts: 0 ... 80)
+
+        /// A feed that shrinks while it is paged: one to three deletions and at most one insertion and one
+        /// edit, each anywhere, and one request in ten a run of 5-25 deletions somewhere.
+        public static let shrinking = Churn(inserts: 0 ... 1, deletes: 1 ... 3, edits: 0 ... 1, burstChance: 0.1,
+                                            burstDeletes: 5 ... 25)
 
         /// One to two pages of `pageSize` new items at the top, and now and then a deletion and a re-rank.
         public static func firehose(pageSize: Int) -> Churn {
@@ -188,7 +199,12 @@ public final class ChangingFeed: Sendable {
         var cursors: [Int: Int64] = [:]
         let initialCount: Int
         let script: Script
+        /// The most items one answer holds (`nil`: as many as asked).
+        let maxPageSize: Int?
         var random: SplitMix64
+
+        /// `asked`, or the cap when it is smaller.
+        func served(_ asked: Int) -> Int { maxPageSize.map { min($0, asked) } ?? asked }
 
         var items: [Item] { live.map(\.item) }
 
@@ -203,26 +219,47 @@ public final class ChangingFeed: Sendable {
 
     private let state: Locked<State>
 
-    /// A feed of `count` items (IDs `0 ..< count`) that changes after each request as `script` says.
-    public init(count: Int, script: Script = .none) {
+    /// A feed of `count` items (IDs `0 ..< count`) that changes after each request as `script` says, and
+    /// serves at most `maxPageSize` items per request (`nil`: as many as asked; at least 1).
+    public init(count: Int, script: Script = .none, maxPageSize: Int? = nil) {
         let seed: UInt64
         if case let .random(value, _) = script.kind { seed = value } else { seed = 0 }
         state = Locked(State(live: (0 ..< count).map { Slot(item: Item(id: $0), key: Int64($0) * Self.keySpacing) },
-                             nextID: count, initialCount: count, script: script, random: SplitMix64(seed: seed)))
+                             nextID: count, initialCount: count, script: script, maxPageSize: maxPageSize.map { max(1, $0) },
+                             random: SplitMix64(seed: seed)))
     }
+
+    /// The most items one answer holds (`nil`: as many as asked).
+    public var maxPageSize: Int? { state.withLock { $0.maxPageSize } }
 
     // MARK: - Requests (each followed by the script's next step)
 
-    /// Request: up to `limit` items from position `offset`.
+    /// Request: up to `limit` items from position `offset` (at most `maxPageSize`).
     public func offset(_ offset: Int, limit: Int) -> [Item] {
-        answer { live in Self.slice(live, from: offset, count: limit) }
+        state.withLock { state in
+            let items = Self.slice(state.live, from: offset, count: state.served(limit))
+            Self.finish(&state, served: items.count)
+            return items
+        }
     }
 
-    /// Request: page `page` of `size` items, pages counted from `firstPageIndex`; with the totals if
-    /// `includeTotals`.
+    /// Request: up to `limit` items from position `offset` (at most `maxPageSize`), with the feed's size
+    /// as its total (Django REST framework's `count`).
+    public func offsetWithTotal(_ offset: Int, limit: Int) -> OffsetResponse<Item> {
+        state.withLock { state in
+            let items = Self.slice(state.live, from: offset, count: state.served(limit))
+            let count = state.live.count
+            Self.finish(&state, served: items.count)
+            return OffsetResponse(items: items, totalItems: count)
+        }
+    }
+
+    /// Request: page `page` of `size` items (of `maxPageSize` when that is smaller: pages are numbered by
+    /// the size served), pages counted from `firstPageIndex`; with the totals if `includeTotals`.
     public func page(_ page: Int, size: Int, firstPageIndex: Int = 1, includeTotals: Bool = false)
         -> PageNumberResponse<Item> {
         state.withLock { state in
+            let size = state.served(size)
             let items = Self.slice(state.live, from: (page - firstPageIndex) * size, count: size)
             let count = state.live.count
             Self.finish(&state, served: items.count)
@@ -240,7 +277,7 @@ public final class ChangingFeed: Sendable {
             if let cursor, let key = state.cursors[cursor] ?? state.live.first(where: { $0.item.id == cursor })?.key {
                 start = Self.firstIndex(in: state.live, after: key)
             }
-            let end = min(start + max(0, limit), state.live.count)
+            let end = min(start + max(0, state.served(limit)), state.live.count)
             let items = state.live[start ..< end].map(\.item)
             let more = end < state.live.count
             if more, end > start { state.cursors[state.live[end - 1].item.id] = state.live[end - 1].key }
@@ -254,12 +291,15 @@ public final class ChangingFeed: Sendable {
         answer { live in live.map(\.item.id) }
     }
 
-    /// Request: the items with `ids` that are still in the feed, in the order of `ids`.
+    /// Request: the items with `ids` that are still in the feed, in the order of `ids` (the first
+    /// `maxPageSize` of them).
     public func items(ids: [Int]) -> [Item] {
-        answer { live in
-            var alive = [Int: Item](minimumCapacity: live.count)
-            for slot in live { alive[slot.item.id] = slot.item }
-            return ids.compactMap { alive[$0] }
+        state.withLock { state in
+            var alive = [Int: Item](minimumCapacity: state.live.count)
+            for slot in state.live { alive[slot.item.id] = slot.item }
+            let items = Array(ids.lazy.compactMap { alive[$0] }.prefix(state.served(ids.count)))
+            Self.finish(&state, served: items.count)
+            return items
         }
     }
 

@@ -161,6 +161,10 @@ extension PaginatedListDiagnostic {
             "correction: \(count) row\(count == 1 ? "" : "s") shown came back below new rows; order differs from the feed"
         case .sourceCorrection(.feedOutpaced):
             "correction: the feed grew faster than it could be paged; no new rows in this page"
+        case let .sourceCorrection(.feedShrank(skipped)):
+            "correction: the feed shrank past the page asked for; the list ends here"
+                + (skipped.map { ", up to \($0) row\($0 == 1 ? "" : "s") that moved up not shown (refresh to see)" }
+                    ?? "; rows that moved up may not be shown (refresh to see)")
         case .extraPageIgnored: "diagnostic: a producer sent a second page; ignored"
         case .failureAfterPageIgnored: "diagnostic: a producer failed after its page; ignored"
         case .completedWithoutPage: "diagnostic: a producer completed without a page; it is retried next"
@@ -186,6 +190,7 @@ extension PaginatedListDiagnostic {
         case let .sourceCorrection(.itemsAboveSkipped(count)): "\(count) above not shown"
         case let .sourceCorrection(.shownOutOfOrder(count)): "\(count) out of order"
         case .sourceCorrection(.feedOutpaced): "feed outpaced"
+        case .sourceCorrection(.feedShrank): "feed shrank; ended"
         case .extraPageIgnored: "extra page ignored"
         case .failureAfterPageIgnored: "late failure ignored"
         case .completedWithoutPage, .interruptedWithoutPage: "no page; retried next"

@@ -245,6 +245,28 @@ final class HTTPGuideTests {
         #expect(await loadAll(offsets).map(\.id) == Self.numbers)
     }
 
+    @Test func theCappedServerSamplesPageTheWholeFeedTenAtATime() async throws {
+        try await server.control("cap?size=10")
+        let drfPages = HTTPPageSource<Post>(url: base.appendingPathComponent("drf/page"),
+                                            paging: .pageNumber(pageSize: 20, sizeParameter: "page_size"))
+        let drfOffsets = HTTPPageSource<Post>(url: base.appendingPathComponent("drf/offset"), paging: .offset(limit: 20))
+        #expect(await loadAll(drfPages).map(\.id) == Self.numbers)
+        #expect(await loadAll(drfOffsets).map(\.id) == Self.numbers)
+    }
+
+    @Test func thePastEndStatusesSamplesEndAtA400OrFailAtA404() async throws {
+        // Pages of 23 / 23: the second page is past the end, answered with the status the URL asks for.
+        let laravel = HTTPPageSource<Post>(url: URL(string: "page?past_end=400", relativeTo: base)!,
+                                           paging: .pageNumber(pageSize: 23, pastEndStatuses: [404, 400]))
+        #expect(await loadAll(laravel).map(\.id) == Self.numbers)
+        let strict = HTTPPageSource<Post>(url: URL(string: "page?past_end=404", relativeTo: base)!,
+                                          paging: .pageNumber(pageSize: 23, pastEndStatuses: []))
+        let list = PaginatedListViewModel(dependency: strict, scheduler: ImmediateScheduler())
+        #expect(await loadNextPage(list) == .idle)
+        #expect(await loadNextPage(list)?.error?.statusCode == 404)
+        #expect(list.items.value.map(\.id) == Self.numbers, "what was loaded stays")
+    }
+
     @Test func aMisspeltPathFailsAsTheGuideShows() async throws {
         let misspelt = HTTPPageSource<Channel>(url: URL(string: "slack?limit=10", relativeTo: base)!,
                                                paging: .cursor(at: "response_metadata.next_cursr"), items: "channels")

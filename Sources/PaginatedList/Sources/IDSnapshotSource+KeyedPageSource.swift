@@ -41,14 +41,15 @@ extension IDSnapshotSource: KeyedPageSource where Item.ID: Codable {
     public func page(at key: IDSnapshotPageKey<Item.ID>?) -> Producer<KeyedPage<Item, IDSnapshotPageKey<Item.ID>>, Failure> {
         Producer<Outcome, Failure> { [self] observer, lifetime in
             if let key {
-                let position = Position(ids: key.ids, index: key.index, deduplication: .none, growth: 1)
+                let position = Position(ids: key.ids, index: key.index, deduplication: .none, growth: 1, served: ServedSize())
                 batch(Progress(position: position), observer, lifetime)
                 return
             }
             fetchIDs().startFirst(in: lifetime) { [self] event in
                 switch event {
                 case let .value(ids):
-                    batch(Progress(position: Position(ids: ids, index: 0, deduplication: .none, growth: 1)), observer, lifetime)
+                    batch(Progress(position: Position(ids: ids, index: 0, deduplication: .none, growth: 1, served: ServedSize())),
+                          observer, lifetime)
                 case let .failed(error): observer.send(error: error)
                 case .completed: observer.sendCompleted()
                 case .interrupted: observer.sendInterrupted()

@@ -19,6 +19,16 @@ import Signals
 /// Items inserted after the snapshot was taken are not shown: a fresh chain (the view model's `reset()`
 /// or refresh) takes a fresh snapshot.
 ///
+/// **Servers that cap the page size** answer a request for more IDs than they serve with fewer items,
+/// without an error: the items left out are held back, not deleted. An answer that leaves IDs out is
+/// read as deletions only when it cannot be capped: it holds no item, or fewer than an answer before held,
+/// or answers a request already fitted to a cap; an answer in the order asked also shows that the IDs it
+/// left out before its last item were deleted. The other IDs left out stay open and are asked for again
+/// with the next request (alone, no more than the answer held, when the server answers in an order of its
+/// own): those that come back were held back — the cap is real, and no request asks for more from then on
+/// — and those that do not were deleted. Items are delivered in snapshot order, whatever order the server
+/// serves them in; none is skipped as deleted while it may have been held back.
+///
 /// Each call of `firstPage()` starts a fresh chain; retrying the first page fetches the snapshot again.
 /// Every page producer is cold and independent. The fetches may answer on any thread; their runs are
 /// disposed when the page's run is. The snapshot (an array of IDs) is shared by all pages of a chain.
@@ -54,7 +64,7 @@ where Item.ID: Sendable {
             fetchIDs().startFirst(in: lifetime) { [self] event in
                 switch event {
                 case let .value(ids):
-                    let position = Position(ids: ids, index: 0, deduplication: .byIdentity, growth: 1)
+                    let position = Position(ids: ids, index: 0, deduplication: .byIdentity, growth: 1, served: ServedSize())
                     batch(Progress(position: position), observer, lifetime)
                 case let .failed(error): observer.send(error: error)
                 case .completed: observer.sendCompleted()
@@ -75,6 +85,8 @@ where Item.ID: Sendable {
         /// How many times the IDs the page needs its first request asks for (more than 1 inside a run of
         /// deleted IDs).
         let growth: Int
+        /// What the chain learned of how many items the server serves per request.
+        let served: ServedSize
     }
 
     /// What one page's requests came to.
@@ -93,14 +105,72 @@ where Item.ID: Sendable {
         var requests = 0
         /// How many times the IDs the page still needs the next request asks for.
         var growth: Int
+        var served: ServedSize
+        /// The answers for IDs at `index` and after, not delivered yet: the item, or `nil` if it is gone.
+        var known: [Item.ID: Item?] = [:]
+        /// The IDs the last answer may have held back (a cap suspected, not confirmed): the next answer
+        /// settles them.
+        var heldBack: Set<Item.ID> = []
+        /// Whether the last answer came in an order of the server's own: the IDs it may have held back are
+        /// then asked for alone, no more than the suspected cap.
+        var answersOutOfOrder = false
+
+        /// How many of `open` IDs the next request asks for: all, unless a cap is confirmed (or suspected,
+        /// of a server that answers in its own order).
+        func asked(_ open: Int) -> Int {
+            answersOutOfOrder && !heldBack.isEmpty ? served.fittedToSuspicion(open) : served.fitted(open)
+        }
 
         init(position: Position) {
             self.position = position
             index = position.index
             growth = position.growth
+            served = position.served
         }
 
         var isAtEnd: Bool { index >= position.ids.count }
+
+        /// Takes the answer `items` to a request for `ids`: the IDs it left out were deleted, unless the
+        /// answer may be capped (then they are asked for again); then delivers, in snapshot order, every
+        /// item whose answer is known, up to the first ID still open or a page of `batchSize`.
+        mutating func absorb(_ items: [Item], askedFor ids: [Item.ID], batchSize: Int) {
+            var byID = [Item.ID: Item](minimumCapacity: items.count)
+            for item in items { byID[item.id] = item }
+            let place = Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            let places = items.compactMap { place[$0.id] }
+            answersOutOfOrder = zip(places, places.dropFirst()).contains { $0 >= $1 }
+            // The last item's place in the request, if the answer came in the order asked: what it left out
+            // before that was deleted.
+            let lastServed = answersOutOfOrder ? -1 : places.last ?? -1
+            // IDs the answer before may have held back came back: the cap is real.
+            if !heldBack.isDisjoint(with: byID.keys) { served.confirm(byIdentity: true) }
+            let verdict = served.judge(served: byID.count, asked: ids.count, more: nil)
+            heldBack = []
+            for (index, id) in ids.enumerated() {
+                if let item = byID[id] {
+                    known[id] = item
+                } else if verdict == .capped, index > lastServed {
+                    heldBack.insert(id)
+                } else {
+                    known[id] = .some(nil)
+                }
+            }
+            // Nothing may be held back now: what the answers left out was deleted.
+            if heldBack.isEmpty { served.refute() }
+            if served.isConfirmed { heldBack = [] }
+            var missed = !heldBack.isEmpty
+            while index < position.ids.count, found.count < batchSize, let answer = known[position.ids[index]] {
+                if let item = answer {
+                    found.append(item)
+                } else {
+                    missing += 1
+                    missed = true
+                }
+                index += 1
+            }
+            requests += 1
+            growth = missed ? min(growth * 2, 1 << 16) : 1
+        }
     }
 
     private func page(from outcome: Outcome) -> Page<Item, Failure> {
@@ -125,28 +195,14 @@ where Item.ID: Sendable {
         }
         let (wanted, overflow) = (batchSize - progress.found.count).multipliedReportingOverflow(by: progress.growth)
         let end = overflow ? progress.position.ids.count : min(progress.index + wanted, progress.position.ids.count)
-        let ids = Array(progress.position.ids[progress.index ..< end])
+        // The IDs of the batch not answered yet (a capped answer leaves some out), no more than the server serves.
+        let open = progress.position.ids[progress.index ..< end].filter { progress.known.index(forKey: $0) == nil }
+        let ids = Array(open.prefix(progress.asked(open.count)))
         fetchItems(ids).startFirst(in: lifetime) { [self] event in
             switch event {
             case let .value(items):
                 var progress = progress
-                var byID = [Item.ID: Item](minimumCapacity: items.count)
-                for item in items { byID[item.id] = item }
-                var consumed = 0
-                var missed = false
-                for id in ids {
-                    if progress.found.count == batchSize { break }
-                    if let item = byID[id] {
-                        progress.found.append(item)
-                    } else {
-                        progress.missing += 1
-                        missed = true
-                    }
-                    consumed += 1
-                }
-                progress.index += consumed
-                progress.requests += 1
-                progress.growth = missed ? min(progress.growth * 2, 1 << 16) : 1
+                progress.absorb(items, askedFor: ids, batchSize: batchSize)
                 batch(progress, observer, lifetime)
             case let .failed(error): observer.send(error: error)
             case .completed: observer.sendCompleted()
@@ -162,7 +218,7 @@ where Item.ID: Sendable {
         diagnostics += .init(droppedDuplicates: admission.dropped)
         let next = progress.isAtEnd ? nil
             : Position(ids: progress.position.ids, index: progress.index, deduplication: admission.onward,
-                       growth: progress.growth)
+                       growth: progress.growth, served: progress.served)
         return Outcome(items: admission.kept, next: next, diagnostics: diagnostics)
     }
 }

@@ -33,9 +33,21 @@ import Signals
 ///   the bounds, it keeps the last window's unread items and reports `.resynchronisationFailed`.
 /// - **Bounds.** A page makes at most `maxRequestsPerPage` requests. A page that runs out with items in
 ///   hand delivers them; the next page goes on from where it stopped with a fresh budget.
+/// - **Servers that cap the page size** (GitHub's `per_page` ≤ 100, Django REST framework's `max_limit`)
+///   serve fewer items than asked, without an error. A window shorter than requested ends the list only
+///   when nothing says more remain: the response's `totalItems` or `hasMore` (`OffsetResponse`), else
+///   what the source saw (a window shorter than one the server served before, or than a request fitted
+///   to a cap, is the end). Otherwise the window may be capped: the source takes it as it came, learns
+///   the cap, and from then on never asks for more — the overlap and the drift's reach included — so its
+///   corrections work within the windows the server serves (with a cap under 8 the overlap is 2; a
+///   server that serves three items a request or fewer leaves no room to check: the source reads on, and
+///   each such page reports `.resynchronisationFailed`). Going up, a capped window holds the far end of what was asked, so it
+///   is asked again, fitted to the cap. A window past the end of the feed comes back empty (a page the
+///   server answers as not there, over HTTP): the source looks back for its place, as after deletions.
 ///
-/// A window shorter than requested means the feed ended: that page is the last. Items already shown are
-/// never delivered twice (a hashed set of IDs shared along the chain: O(page) per window).
+/// A window that reaches the end of the feed (short by the feed, or reaching the server's total) ends the
+/// list once its items are read. Items already shown are never delivered twice (a hashed set of IDs shared
+/// along the chain: O(page) per window).
 ///
 /// What it guarantees: on a feed with insertions, deletions, re-ranks and edits within the bounds, every
 /// item that stays in place (neither deleted nor re-ranked itself) is shown once, in the feed's order;
@@ -49,10 +61,26 @@ public struct OffsetSource<Item: Identifiable & Sendable, Failure: Error>: Pagin
 where Item.ID: Sendable {
     /// Fetches at most `limit` items starting at position `offset` (0-based) of the feed.
     public typealias Fetch = @Sendable (_ offset: Int, _ limit: Int) -> Producer<[Item], Failure>
+    /// Fetches at most `limit` items starting at position `offset` (0-based) of the feed, with what the
+    /// server says about the rest of it (its total, whether more follow).
+    public typealias FetchResponse = @Sendable (_ offset: Int, _ limit: Int) -> Producer<OffsetResponse<Item>, Failure>
 
     /// How many positions before the expected one every request after the first starts: the last items
-    /// shown are read again, so the source can tell where it is.
+    /// shown are read again, so the source can tell where it is. Fewer when the server caps the page size
+    /// under 8 (see `overlap(servedAtMost:)`).
     public static var overlap: Int { 3 }
+
+    /// The overlap when the server serves at most `cap` items per request (`nil`: no cap seen): 3, or 2
+    /// under a cap of 8 (so that each window brings new items); under a cap of 3 or less none (the source
+    /// reads on unchecked, and says so).
+    static func overlap(servedAtMost cap: Int?) -> Int {
+        guard let cap, cap < 8 else { return overlap }
+        return cap > 3 ? 2 : 0
+    }
+
+    /// How many of a possibly capped window's last items the request that settles it reads again (see
+    /// `Reading.settle`).
+    static var settlingOverlap: Int { 3 }
 
     /// The number of items a page should hold.
     public let limit: Int
@@ -64,14 +92,14 @@ where Item.ID: Sendable {
     public let maxSearchDistance: Int
     /// The most requests one page may make.
     public let maxRequestsPerPage: Int
-    private let fetch: Fetch
+    private let fetch: FetchResponse
 
     /// A source of pages of `limit` items fetched with `fetch`, correcting for a feed that changes.
     ///
     /// - Parameters:
     ///   - limit: items per page. After the first page each request asks for `limit + overlap` items,
-    ///     starting `overlap` positions early (more after the feed moved, and while searching); a page
-    ///     keeps at most `limit`.
+    ///     starting `overlap` positions early (more after the feed moved, and while searching; never more
+    ///     than a cap the server was seen to serve); a page keeps at most `limit`.
     ///   - maxSearchDistance: how far the window widens, at most, when searching (doubling from 1
     ///     position each way), and how much it grows, at most, after the feed moved under it.
     ///   - start: the feed position the list opens at (0, the top, by default; a negative one is 0). The
@@ -84,6 +112,20 @@ where Item.ID: Sendable {
     public init(
         limit: Int, start: Int = 0, maxSearchDistance: Int = 64, maxRequestsPerPage: Int = 8, fetch: @escaping Fetch
     ) {
+        self.init(limit: limit, start: start, maxSearchDistance: maxSearchDistance, maxRequestsPerPage: maxRequestsPerPage,
+                  fetchResponse: { offset, limit in fetch(offset, limit).map { OffsetResponse(items: $0) } })
+    }
+
+    /// A source of pages of `limit` items fetched with `fetchResponse`, which also says what the server
+    /// says about the rest of the feed (Django REST framework's `count` and `next`): a short window then
+    /// ends the list, or is a capped one, without a request to settle it.
+    ///
+    /// The parameters are those of `init(limit:start:maxSearchDistance:maxRequestsPerPage:fetch:)`.
+    public init(
+        limit: Int, start: Int = 0, maxSearchDistance: Int = 64, maxRequestsPerPage: Int = 8,
+        fetchResponse: @escaping FetchResponse
+    ) {
+        let fetch = fetchResponse
         precondition(limit > 0, "OffsetSource: limit must be positive")
         precondition(maxRequestsPerPage > 0, "OffsetSource: maxRequestsPerPage must be positive")
         self.limit = limit
@@ -96,7 +138,7 @@ where Item.ID: Sendable {
     /// The first page of a fresh chain: fetches `fetch(start, limit)` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
         page(at: Position(expected: start, ledger: SeenIDs(), generation: 0, drift: Drift(), skipped: [],
-                          side: .below, sides: ChainSides(), base: start))
+                          side: .below, sides: ChainSides(), base: start, served: ServedSize()))
     }
 
     // MARK: - The chain
@@ -126,6 +168,11 @@ where Item.ID: Sendable {
         /// The position the list opened at. Going up, positions count upwards: position `p` is the feed's
         /// position `base - 1 - p`, so the reading is the downward one over the feed upside down.
         let base: Int
+        /// What the chain learned of how many items the server serves per request.
+        let served: ServedSize
+        /// Going up from a start page that reached the end of the feed: the position just after its last
+        /// item, where the feed ended then (a window that reaches it is short by the feed, not by a cap).
+        var feedEnd: Int?
 
         /// Whether the list opened below the top of the feed. Then each side reads the items the other side
         /// showed as shown before its own (beyond its first item, in reading order), and what lies beyond
@@ -175,39 +222,90 @@ where Item.ID: Sendable {
         let reachesEnd: Bool
     }
 
-    /// The request that fetches what `request` asks for, and how the reading sees its answer. Going up,
-    /// the request's positions `r ..< r + l` are the feed's `base - r - l ..< base - r`, read from the
-    /// bottom; a window cut short by the bottom of the feed is re-aligned (its first item is the feed's
-    /// last), one cut by the top reaches the end.
+    /// What the reading makes of an answer.
+    enum Reading {
+        /// The window, as the reading sees it.
+        case sight(Sight)
+        /// Going up, a window a confirmed cap cut short: it holds the far end of what was asked. Ask again,
+        /// fitted to the cap.
+        case retry
+        /// A window that may be cut short by a cap or by the end of the feed (a cap is suspected): ask the
+        /// server for feed positions `offset ..< offset + limit`. Going down, a window's worth from the
+        /// window's last items: items not seen before after them (or an answer cut at the suspected size
+        /// again, or none at all, for a suspected cap of 8 or more) say the feed goes on after the window, and
+        /// the reading takes `onward`, the window as the server served it. Going up (`onward` is `nil`), what
+        /// the window left out, served in full: a cap, the window is asked again, fitted to it. Else the
+        /// window reached the end of the feed: `ended`.
+        case settle(offset: Int, limit: Int, ended: Sight, onward: Sight?)
+    }
+
+    /// The request that fetches what `request` asks for, and how the reading sees its answer (learning
+    /// from it how many items the server serves). Going up, the request's positions `r ..< r + l` are the
+    /// feed's `base - r - l ..< base - r`, read from the bottom; a window cut short by the bottom of the
+    /// feed is re-aligned (its first item is the feed's last), one cut by the top reaches the end, and one
+    /// cut by a cap holds the far end of what was asked (see `Reading`).
     private func fetchSight(
         _ request: Progress.Request, of position: Position
-    ) -> (fetch: Producer<[Item], Failure>, sight: @Sendable ([Item]) -> Sight) {
+    ) -> (fetch: Producer<OffsetResponse<Item>, Failure>, sight: @Sendable (OffsetResponse<Item>, inout Progress) -> Reading) {
         guard position.side == .above else {
-            return (fetch(request.offset, request.limit), { window in
-                Sight(window: window, request: request, startsAtEdge: request.offset == 0,
-                      reachesEnd: window.count < request.limit)
+            return (fetch(request.offset, request.limit), { response, progress in
+                let window = response.items
+                let end = request.offset + window.count
+                let more = response.more(after: end)
+                let verdict = progress.served.judge(served: window.count, asked: request.limit, more: more, end: end,
+                                                    endsOnNew: window.last.map { !progress.hasShown($0.id) } ?? false)
+                guard verdict == .capped else {
+                    return .sight(Sight(window: window, request: request, startsAtEdge: request.offset == 0,
+                                        reachesEnd: verdict == .end || (verdict == .full && more == false)))
+                }
+                // A capped window is all the server serves from there: read as if that much was asked.
+                let seen = Progress.Request(offset: request.offset, limit: window.count, overlap: request.overlap,
+                                            reread: request.reread)
+                let onward = Sight(window: window, request: seen, startsAtEdge: request.offset == 0, reachesEnd: false)
+                guard progress.served.isConfirmed else {
+                    let ended = Sight(window: window, request: request, startsAtEdge: request.offset == 0, reachesEnd: true)
+                    // A window's worth from just before its end (its last items read again): a feed pushed
+                    // down or pulled up in between still shows whether anything lies after it.
+                    let back = min(OffsetSource.settlingOverlap, window.count)
+                    return .settle(offset: end - back, limit: max(request.limit, back + request.limit - window.count),
+                                   ended: ended, onward: onward)
+                }
+                return .sight(onward)
             })
         }
         let bottom = position.base - request.offset
         let top = bottom - request.limit
         guard bottom > 0 else {
             // The whole window lies above the top of the feed: nothing there (as a window past the end).
-            return (Producer(value: []), { _ in Sight(window: [], request: request, startsAtEdge: false, reachesEnd: true) })
+            return (Producer(value: OffsetResponse(items: [])), { _, _ in
+                .sight(Sight(window: [], request: request, startsAtEdge: false, reachesEnd: true))
+            })
         }
         let from = max(0, top)
         let asked = bottom - from
         let base = position.base
-        return (fetch(from, asked), { items in
-            let window = Array(items.prefix(asked).reversed())
-            guard window.count < asked, !window.isEmpty else {
-                return Sight(window: window, request: request, startsAtEdge: window.isEmpty && from == 0,
-                             reachesEnd: top <= 0)
+        let feedEnd = position.feedEnd
+        return (fetch(from, asked), { response, progress in
+            let window = Array(response.items.prefix(asked).reversed())
+            let end = from + window.count
+            let more = end >= feedEnd ?? .max ? false : response.more(after: end)
+            let wasConfirmed = progress.served.isConfirmed
+            // (Going up, windows end higher and higher in the feed: where they end says nothing of a cap.)
+            let verdict = progress.served.judge(served: window.count, asked: asked, more: more)
+            guard verdict != .full, !window.isEmpty else {
+                return .sight(Sight(window: window, request: request, startsAtEdge: window.isEmpty && from == 0,
+                                    reachesEnd: top <= 0))
             }
             // The feed ends above the window's bottom: its last item is the window's first.
             let offset = base - from - window.count
             let aligned = Progress.Request(offset: offset, limit: request.offset + request.limit - offset,
-                                           overlap: request.offset + request.overlap - offset)
-            return Sight(window: window, request: aligned, startsAtEdge: true, reachesEnd: top <= 0)
+                                           overlap: request.offset + request.overlap - offset, reread: request.reread)
+            let ended = Sight(window: window, request: aligned, startsAtEdge: true, reachesEnd: top <= 0)
+            switch verdict {
+            case .capped where wasConfirmed || progress.served.isConfirmed: return .retry
+            case .capped: return .settle(offset: end, limit: bottom - end, ended: ended, onward: nil)
+            case .full, .end: return .sight(ended)
+            }
         })
     }
 
@@ -221,16 +319,18 @@ where Item.ID: Sendable {
         let (fetch, see) = fetchSight(request, of: progress.position)
         fetch.startFirst(in: lifetime) { [self] event in
             switch event {
-            case let .value(window):
-                let sight = see(window)
+            case let .value(response):
                 var progress = progress
-                switch progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
-                                       reachesEnd: sight.reachesEnd) {
-                case let .request(next):
-                    self.request(progress, next, observer, lifetime)
-                case let .finished(isLast):
-                    observer.send(value: progress.outcome(isLast: isLast))
-                    observer.sendCompleted()
+                switch see(response, &progress) {
+                case let .sight(sight):
+                    proceed(progress, observer, lifetime) { progress in
+                        progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
+                                        reachesEnd: sight.reachesEnd)
+                    }
+                case .retry:
+                    proceed(progress, observer, lifetime) { $0.retry() }
+                case let .settle(offset, limit, ended, onward):
+                    settle(progress, offset: offset, limit: limit, ended: ended, onward: onward, observer, lifetime)
                 }
             case let .failed(error):
                 observer.send(error: error)
@@ -242,6 +342,66 @@ where Item.ID: Sendable {
         }
     }
 
+    /// Asks for the feed positions `offset ..< offset + limit` that settle whether a window was cut short by
+    /// a suspected cap (see `Reading.settle`); cut at the suspected size again, the cap is confirmed.
+    private func settle(
+        _ progress: Progress, offset: Int, limit: Int, ended: Sight, onward: Sight?,
+        _ observer: Signal<Outcome, Failure>.Observer, _ lifetime: Lifetime
+    ) {
+        guard !lifetime.hasEnded else { return }
+        fetch(offset, limit).startFirst(in: lifetime) { [self] event in
+            switch event {
+            case let .value(response):
+                var progress = progress
+                progress.requests += 1
+                // A cap serves what it held back, up to its size: cut at that size again, it is confirmed (if not
+                // too small to infer). Going down, that, or an item not seen before (in the window or shown) after
+                // the first one seen, says the feed goes on after the window (new items only above the first
+                // item seen: a feed pushed down by insertions above, not a cap), and so does an empty answer to a
+                // window of 8 or more cut short (the feed shrank by more than the items read again: the next page
+                // looks back for its place, and finds the end or what moved up); going up, only a full answer.
+                // Else the window reached the end.
+                let size = progress.served.suspected?.size ?? limit
+                let count = response.items.count
+                let inWindow = Set(ended.window.map(\.id))
+                let seen = response.items.map { inWindow.contains($0.id) || progress.hasShown($0.id) }
+                let unseen = seen.firstIndex(of: true).map { seen[$0...].contains(false) } ?? (count > 0)
+                let inferable = size < limit && size >= ServedSize.leastInferred
+                let goesOn = onward == nil ? count == min(limit, size)
+                    : unseen || (inferable && (count == size || count == 0))
+                if goesOn, count == size, size < limit { progress.served.confirm() }
+                if !goesOn { progress.served.refute() }
+                let sight = goesOn ? onward : ended
+                proceed(progress, observer, lifetime) { progress in
+                    guard let sight else { return progress.retry() }
+                    return progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
+                                           reachesEnd: sight.reachesEnd)
+                }
+            case let .failed(error):
+                observer.send(error: error)
+            case .completed:
+                observer.sendCompleted()
+            case .interrupted:
+                observer.sendInterrupted()
+            }
+        }
+    }
+
+    /// Takes the page's next step (`step`), then makes its next request or sends the page.
+    private func proceed(
+        _ progress: Progress, _ observer: Signal<Outcome, Failure>.Observer, _ lifetime: Lifetime,
+        _ step: (inout Progress) -> Progress.Step
+    ) {
+        var progress = progress
+        switch step(&progress) {
+        case let .request(next):
+            request(progress, next, observer, lifetime)
+        case let .finished(isLast):
+            observer.send(value: progress.outcome(isLast: isLast))
+            observer.sendCompleted()
+        }
+    }
+
     /// The state of one page's requests: what it kept so far and where to ask next.
     struct Progress: Sendable {
         struct Request: Sendable, Equatable {
@@ -249,6 +409,9 @@ where Item.ID: Sendable {
             let limit: Int
             /// How many positions before the expected one the window starts.
             let overlap: Int
+            /// The overlap the source worked with when it made the request (fewer than
+            /// `OffsetSource.overlap` under a small cap).
+            var reread = OffsetSource.overlap
         }
 
         enum Step {
@@ -281,6 +444,9 @@ where Item.ID: Sendable {
         /// How much further down the next window reads to follow a run of shown items past the window's end
         /// (not evidence of a push: it never makes a candidate look in place).
         var reach = 0
+        /// Under a cap, whether the search's window is the far end of the range it covers (a capped window
+        /// cannot cover both ends: each distance is looked at above the place, then below it).
+        var probesBelow = false
         /// The expected position when the current search began (for `.resynchronised(by:)`).
         var searchOrigin: Int?
         var requests = 0
@@ -299,6 +465,8 @@ where Item.ID: Sendable {
         /// below; -1: none): what precedes it is the other side's ground.
         var frontier = -1
         var diagnostics: [PaginatedListDiagnostic] = []
+        /// What the chain learned of how many items the server serves per request.
+        var served: ServedSize
 
         init(position: Position, limit: Int, maxSearchDistance: Int, maxRequestsPerPage: Int) {
             self.position = position
@@ -309,21 +477,56 @@ where Item.ID: Sendable {
             expected = position.expected
             drift = position.drift
             skipped = position.skipped
+            served = position.served
         }
 
         /// The number of items shown, this page's included.
         private var shown: Int { held + kept.count }
 
+        /// Whether the chain showed the item with `id` (this page included, and the other side's).
+        func hasShown(_ id: Item.ID) -> Bool {
+            keptOrdinals[id] != nil || position.ledger.ordinals(of: [id], before: position.generation)[0] != nil
+                || (position.opensInMiddle && position.sides.ledger(opposite: position.side)?.mirroredOrdinals(of: [id])[0] != nil)
+        }
+
+        /// The positions read again before the expected one, within the cap the server was seen to serve.
+        private var overlap: Int { OffsetSource.overlap(servedAtMost: served.cap) }
+
         /// The window to ask for: from `overlap` (plus the upward drift, plus the search) positions before
-        /// `expected` to the items the page still needs after it (plus the downward drift, plus the search).
+        /// `expected` to the items the page still needs after it (plus the downward drift, plus the search),
+        /// never more than the server serves: cut at the far end, or, to follow a run of shown items past
+        /// the last window, moved down to where they should end.
         func nextRequest() -> Request {
-            guard shown > 0 else { return Request(offset: expected, limit: limit, overlap: 0) }
-            let before = OffsetSource.overlap + drift.up + search
+            guard shown > 0 else { return Request(offset: expected, limit: served.fitted(limit), overlap: 0) }
+            // Under a cap, the upward drift reads at most half a window above the place (the window halves
+            // the drift if the feed did not move that way again).
+            let moved = served.cap.map { min(drift.up, max(0, $0 / 2 - overlap)) } ?? drift.up
+            let before = overlap + moved + search
             // Going up, positions below 0 are the items below the start: nothing to clamp.
             let offset = position.side == .below ? max(0, expected - before) : expected - before
-            let overlap = expected - offset
-            return Request(offset: offset, limit: overlap + (limit - kept.count) + drift.down + search + reach,
-                           overlap: overlap)
+            let overlapping = expected - offset
+            let wanted = overlapping + (limit - kept.count) + drift.down + search + reach
+            guard let cap = served.cap, wanted > cap else {
+                return Request(offset: offset, limit: wanted, overlap: overlapping, reread: overlap)
+            }
+            if search > 0, probesBelow {
+                let from = offset + wanted - cap
+                return Request(offset: from, limit: cap, overlap: expected - from, reread: overlap)
+            }
+            guard reach > 0 else { return Request(offset: offset, limit: cap, overlap: overlapping, reread: overlap) }
+            let from = max(offset, expected + reach - overlap)
+            return Request(offset: from, limit: cap, overlap: expected - from, reread: overlap)
+        }
+
+        /// After a window a cap (confirmed, or suspected and borne out) cut short where the reading needs it:
+        /// the same request, fitted to the cap, if the page's budget allows; else the page delivers what it
+        /// has.
+        mutating func retry() -> Step {
+            requests += 1
+            guard requests < maxRequestsPerPage else { return finish() }
+            let request = nextRequest()
+            return .request(Request(offset: request.offset, limit: served.fittedToSuspicion(request.limit),
+                                    overlap: request.overlap, reread: request.reread))
         }
 
         /// Takes what `window` (the answer to `request`) adds, and says what to do next. `startsAtEdge`:
@@ -344,13 +547,15 @@ where Item.ID: Sendable {
             let opposite = position.opensInMiddle
                 ? position.sides.ledger(opposite: position.side)?.mirroredOrdinals(of: ids) : nil
             let ordinals = ids.indices.map { earlier[$0] ?? keptOrdinals[ids[$0]] ?? opposite?[$0] }
+            let overlap = request.reread
+            if overlap == 0 { return unchecked(window, ordinals, request, isShort: isShort) }
             let last = shown - 1
             // Opened in the middle, what lies beyond this side's start is the other side's ground, and the
             // first item after it has an edge before it.
             let ground = position.opensInMiddle ? otherGround(in: request, window.count) : nil
             frontier = ground?.frontier ?? -1
-            let candidates = Self.candidates(in: ordinals, edge: ground?.edge ?? (startsAtEdge ? 0 : nil),
-                                             nearEdge: ground?.edge)
+            let candidates = Self.candidates(in: ordinals, edge: ground?.edge ?? (startsAtEdge ? 0 : nil), nearEdge: ground?.edge,
+                                             looseConfirmation: served.cap != nil)
             // A candidate is trusted when it is strong — a tight run (ordinals close together, as items shown
             // one after the other are) that reaches the item shown last or holds three or more items — or
             // when it sits where its ordinal says it should: as high as deletions above may have pulled it,
@@ -358,7 +563,8 @@ where Item.ID: Sendable {
             // each other with far-apart ordinals.
             func displacement(_ index: Int) -> Int { index - (request.overlap - 1 - (last - ordinals[index]!)) }
             func isInPlace(_ index: Int) -> Bool {
-                (-(OffsetSource.overlap + drift.up + search) ... drift.down).contains(displacement(index))
+                // (Under a cap, a search also looks below the place.)
+                (-(overlap + drift.up + search) ... drift.down + (served.cap == nil ? 0 : search)).contains(displacement(index))
             }
             let strong = candidates.filter { $0.isTight && ($0.length >= 3 || $0.ordinal == last) }
             let trusted = candidates.filter { candidate in
@@ -378,12 +584,17 @@ where Item.ID: Sendable {
             // ones: the page goes on from the item shown before them (there must be one in the window), so
             // that none is skipped.
             func isInPlaceOrHigher(_ index: Int) -> Bool {
-                (-(OffsetSource.overlap + drift.up + search) ... 0).contains(displacement(index))
+                (-(overlap + drift.up + search) ... 0).contains(displacement(index))
             }
             if let reference = ordinals.indices.filter({ $0 > 0 && ordinals[$0] != nil && isInPlaceOrHigher($0) })
                 .max(by: { ordinals[$0]! < ordinals[$1]! }),
                 let start = ordinals[..<reference].lastIndex(where: { $0 != nil }) {
                 return anchored(after: start, reference: reference, window, ordinals, request, isShort: isShort)
+            }
+            // Under a cap the window leaves no room above the item shown last: found first in the window, where
+            // it should be or higher (deletions above pulled it up), it is the anchor.
+            if served.cap != nil, ordinals.first == last, isInPlaceOrHigher(0) {
+                return anchored(after: 0, reference: 0, window, ordinals, request, isShort: isShort)
             }
 
             // A run of items shown one after the other that reaches the end of the window may go on below it
@@ -412,14 +623,18 @@ where Item.ID: Sendable {
                     drift.down = 0
                     expected = end
                     search = 0
+                    probesBelow = false
                     finding = .searching
                     return .request(nextRequest())
                 }
             }
-            if search < maxSearchDistance, requests < maxRequestsPerPage {
+            // Under a cap, each distance is looked at above the place, then below it.
+            let belowNext = served.cap != nil && search > 0 && !probesBelow
+            if search < maxSearchDistance || belowNext, requests < maxRequestsPerPage {
                 // Widen by a page's worth (at least 8) first: a window with nothing shown in it is a page
                 // or more off. Then double.
-                search = min(maxSearchDistance, max(search * 2, limit, 8))
+                if !belowNext { search = min(maxSearchDistance, max(search * 2, limit, 8)) }
+                probesBelow = belowNext
                 finding = .searching
                 return .request(nextRequest())
             }
@@ -431,17 +646,46 @@ where Item.ID: Sendable {
             // Nothing trusted within reach: go on from this window rather than stall, keeping every unread item
             // it holds (guessing an anchor could skip the very items that come next).
             diagnostics.append(.sourceCorrection(.resynchronisationFailed))
+            let origin = searchOrigin ?? expected
             search = 0
+            probesBelow = false
             searchOrigin = nil
             finding = .anchored
             if window.isEmpty, !isShort {
                 // Going up, a window that holds nothing and does not reach the top lies below the bottom of
-                // the feed (it shrank under the reading): go on from its far end, never back.
-                expected = request.offset + request.limit
+                // the feed (it shrank under the reading): go on from its far end, never back (never below
+                // where the search began: a search that looked below it under a cap found nothing there).
+                expected = max(origin, request.offset + request.limit)
                 return finish()
             }
             return advance(consumed: keep(window, ordinals: ordinals, after: frontier), of: window, at: request,
                            isShort: isShort)
+        }
+
+        /// A window of a server that serves three items a request or fewer: no room to check the place. Keeps
+        /// the unread items, drops those shown before, goes on, and reports that the place went unchecked.
+        private mutating func unchecked(_ window: [Item], _ ordinals: [Int?], _ request: Request, isShort: Bool) -> Step {
+            if !window.isEmpty, !diagnostics.contains(.sourceCorrection(.resynchronisationFailed)) {
+                diagnostics.append(.sourceCorrection(.resynchronisationFailed))
+            }
+            finding = .anchored
+            if window.isEmpty, !isShort {
+                // Going up, below the bottom of the feed (it shrank under the reading): go on past it.
+                expected = request.offset + request.limit
+                return requests < maxRequestsPerPage ? .request(nextRequest()) : finish()
+            }
+            var consumed = 0
+            for index in window.indices where kept.count < limit {
+                consumed = index + 1
+                let id = window[index].id
+                if ordinals[index] != nil {
+                    duplicates += 1
+                } else if keptOrdinals[id] == nil {
+                    keptOrdinals[id] = held + kept.count
+                    kept.append(window[index])
+                }
+            }
+            return advance(consumed: consumed, of: window, at: request, isShort: isShort)
         }
 
         /// Goes on after the window index `anchor` (-1: from the window's start): keeps the unread items
@@ -453,6 +697,20 @@ where Item.ID: Sendable {
             let last = shown - 1
             // The position just after the last item shown, if the items shown after the reference follow it.
             let end = request.offset + reference + 1 + (last - ordinals[reference]!)
+            if anchor == window.count - 1, !isShort, search > 0, served.cap != nil {
+                // The search found the place, but the window (cut by a cap) ends there: go on from it.
+                skipAbove(window, ordinals, before: anchor)
+                let origin = searchOrigin ?? expected
+                if origin > end { diagnostics.append(.sourceCorrection(.resynchronised(by: origin - end))) }
+                drift.up = origin > end ? min(maxSearchDistance, max(drift.up, origin - end)) : drift.up / 2
+                expected = end
+                search = 0
+                searchOrigin = nil
+                reach = 0
+                probesBelow = false
+                finding = .anchored
+                return requests < maxRequestsPerPage ? .request(nextRequest()) : finish()
+            }
             if anchor == window.count - 1, !isShort {
                 // Nothing new in the window: jump over the items known to follow (the feed pushed them down).
                 duplicates += ordinals[max(0, min(request.overlap, window.count))...].count { $0 != nil }
@@ -475,6 +733,7 @@ where Item.ID: Sendable {
             search = 0
             searchOrigin = nil
             reach = 0
+            probesBelow = false
             finding = .anchored
             return advance(consumed: keep(window, ordinals: ordinals, after: anchor), of: window, at: request,
                            isShort: isShort)
@@ -506,7 +765,12 @@ where Item.ID: Sendable {
         /// side's ground: the index where this side's begins), one of the side's first items (ordinal
         /// `tightStep` or below: the start page's edge, give or take deleted items) within `tightStep` of it
         /// also begins a run whatever precedes it: the feed may have moved the other side's ground there.
-        static func candidates(in ordinals: [Int?], edge: Int?, nearEdge: Int? = nil) -> [Candidate] {
+        ///
+        /// With `looseConfirmation` (under a cap, where windows are short), an item shown long before (an
+        /// item re-ranked downwards, say) still confirms the run after it, but is not part of it: the run's
+        /// tightness and length are its own.
+        static func candidates(in ordinals: [Int?], edge: Int?, nearEdge: Int? = nil,
+                               looseConfirmation: Bool = false) -> [Candidate] {
             var candidates: [Candidate] = []
             var index = 0
             while index < ordinals.count {
@@ -521,7 +785,8 @@ where Item.ID: Sendable {
                     index += 1
                     continue
                 }
-                let first = confirmedBefore ? index - 1 : index
+                var first = confirmedBefore ? index - 1 : index
+                if looseConfirmation, first < index, ordinal - ordinals[first]! > Candidate.tightStep { first = index }
                 var end = index
                 var isTight = index == first || ordinal - ordinals[first]! <= Candidate.tightStep
                 while end + 1 < ordinals.count, let next = ordinals[end + 1], next > ordinals[end]! {
@@ -561,10 +826,13 @@ where Item.ID: Sendable {
         }
 
         /// After keeping from a window: where the next request starts, and whether the page is done.
+        /// A page under a cap holds what a window the server served in full brought; it asks again only
+        /// for a window that brought nothing new, or to settle a cap suspected on the first answer alone.
         private mutating func advance(consumed: Int, of window: [Item], at request: Request, isShort: Bool) -> Step {
             expected = request.offset + consumed
             if isShort, consumed == window.count { return .finished(isLast: true) }
-            if kept.count >= limit || requests >= maxRequestsPerPage { return finish() }
+            let capped = served.cap.map { window.count >= $0 } ?? false
+            if kept.count >= limit || requests >= maxRequestsPerPage || (capped && !kept.isEmpty) { return finish() }
             return .request(nextRequest())
         }
 
@@ -605,24 +873,25 @@ where Item.ID: Sendable {
             let remembered = skipped.count <= 4 * (limit + OffsetSource.overlap + maxSearchDistance) ? skipped : skippedHere
             let next = isLast ? nil
                 : Position(expected: expected, ledger: ledger, generation: generation, drift: drift, skipped: remembered,
-                           side: position.side, sides: position.sides, base: position.base)
+                           side: position.side, sides: position.sides, base: position.base, served: served)
             var diagnostics = diagnostics
             let outOfOrder = outOfOrder + kept.count - items.count
             if above > 0 { diagnostics.append(.sourceCorrection(.itemsAboveSkipped(count: above))) }
             if duplicates > 0 { diagnostics.append(.sourceCorrection(.duplicatesDropped(count: duplicates))) }
             if outOfOrder > 0 { diagnostics.append(.sourceCorrection(.shownOutOfOrder(count: outOfOrder))) }
             if kept.isEmpty, !isLast, finding == .pushed { diagnostics.append(.sourceCorrection(.feedOutpaced)) }
-            return Outcome(items: items, next: next, above: abovePosition(items), diagnostics: diagnostics)
+            return Outcome(items: items, next: next, above: abovePosition(items, isLast: isLast), diagnostics: diagnostics)
         }
 
         /// For a start page below the top of the feed that holds items: where the page above it starts,
         /// reading upwards from the start page's first item (recorded, upside down, at the bottom of the
         /// upward ledger). An empty start page (past the end) has nothing to go back from.
-        private func abovePosition(_ items: [Item]) -> Position? {
+        private func abovePosition(_ items: [Item], isLast: Bool) -> Position? {
             guard position.isStart, position.expected > 0, !items.isEmpty else { return nil }
             let (ledger, generation) = SeenIDs<Item.ID>().record(items.reversed().map(\.id), at: 0)
             return Position(expected: 0, ledger: ledger, generation: generation, drift: Drift(), skipped: [],
-                            side: .above, sides: position.sides, base: position.base)
+                            side: .above, sides: position.sides, base: position.base, served: served,
+                            feedEnd: isLast ? expected : nil)
         }
     }
 }

@@ -1,7 +1,10 @@
-/// What a page-number endpoint answers: the page's items, and the totals if the server reports them.
+/// What a page-number endpoint answers: the page's items, and the totals and next-page flag if the server
+/// reports them.
 ///
-/// `PageNumberSource` ends the list at a short or empty page, or when `totalPages` or `totalItems`
-/// says the page was the last.
+/// `PageNumberSource` ends the list at an empty page, when `hasMore` is `false`, when `totalPages` or
+/// `totalItems` says the page was the last, or at a page shorter than the server's page size when nothing
+/// says more remains. A total or `hasMore` that says more remain keeps a short page from ending the list:
+/// the server capped the page size.
 public struct PageNumberResponse<Item> {
     /// The items of the page, in order.
     public var items: [Item]
@@ -9,12 +12,16 @@ public struct PageNumberResponse<Item> {
     public var totalPages: Int?
     /// The number of items the server reports, if it does.
     public var totalItems: Int?
+    /// Whether pages follow this one, if the server says (`true`: a `next` link, `has_more`; `false`: this
+    /// page is the last).
+    public var hasMore: Bool?
 
-    /// A response with `items` and, optionally, the server's totals.
-    public init(items: [Item], totalPages: Int? = nil, totalItems: Int? = nil) {
+    /// A response with `items` and, optionally, the server's totals and whether pages follow.
+    public init(items: [Item], totalPages: Int? = nil, totalItems: Int? = nil, hasMore: Bool? = nil) {
         self.items = items
         self.totalPages = totalPages
         self.totalItems = totalItems
+        self.hasMore = hasMore
     }
 }
 

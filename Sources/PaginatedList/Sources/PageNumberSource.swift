@@ -3,8 +3,21 @@ import Signals
 /// A page source for servers that page by number: `GET /items?page=3&size=20`.
 ///
 /// Page *n* is fetched with `fetch(n, pageSize)`, starting at `firstPageIndex` (0 or 1, as the server
-/// counts). The list ends at an empty page, at a page shorter than `pageSize` (unless `endOfList` is
-/// `.emptyPage`), or when the response's `totalPages` / `totalItems` says the page was the last.
+/// counts). The list ends at an empty page, when the response's `hasMore` is `false`, when its
+/// `totalPages` / `totalItems` says the page was the last, or at a page shorter than the page size the
+/// server serves (unless `endOfList` is `.emptyPage`).
+///
+/// **Servers that cap the page size** (Django REST framework's `max_page_size`, GitHub's `per_page` ≤ 100)
+/// serve fewer items than asked and number their pages by what they serve. A short page ends the list
+/// only when nothing says more remain: a total or `hasMore` that says more remain extends it (and the
+/// source learns the page size the server serves, for its totals); with neither, a short page that holds
+/// at least as many items as any page before may be capped, and the next page settles it (an empty one
+/// ends the list). A page shorter than one the server served before is the end.
+///
+/// **A feed that shrinks.** When the list ends before the place the previous page's total or `hasMore`
+/// promised (the page after it came back empty — a 404 past the last page, over HTTP — or short of the
+/// total), the feed shrank while it was paged: the page reports
+/// `.sourceCorrection(.feedShrank(possiblySkipped:))` and the list ends there, not with a failure.
 ///
 /// When `Item` is `Identifiable` the source drops items an earlier page of the same chain delivered, on
 /// either side of the start page (reported as `.sourceCorrection(.duplicatesDropped(count:))`); a full page that holds nothing else —
@@ -32,7 +45,8 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
 
     /// How the source recognises the last page when the response carries no totals.
     public enum EndOfList: Sendable {
-        /// A page with fewer than `pageSize` items (or none) is the last.
+        /// A page with fewer items than the server serves per page (or none) is the last: fewer than
+        /// `pageSize`, or than the size a capping server was seen to serve.
         case shortPage
         /// Only an empty page ends the list (for servers that may send short pages before the end).
         case emptyPage
@@ -77,7 +91,23 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
 
     /// The first page of a fresh chain: fetches page `startPage` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(startPage, deduplication(), role: .start)
+        page(startPage, deduplication(), role: .start, course: Course())
+    }
+
+    /// What the pages read so far on the way down tell the next one.
+    struct Course: Sendable {
+        /// The page size the server serves (a cap, once one showed).
+        var served = ServedSize()
+        /// What the last page said lies after it, if it said.
+        var promised: Promise?
+    }
+
+    /// What a page said lies after it.
+    enum Promise: Sendable, Equatable {
+        /// This many items (its total, less the positions up to the page's end).
+        case items(Int)
+        /// More pages, no number said (`hasMore`, or a page total).
+        case more
     }
 
     /// How a page was reached: which of its neighbours it carries.
@@ -91,43 +121,113 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
     }
 
     private func page(
-        _ number: Int, _ deduplication: Deduplication<Item>, role: Role
+        _ number: Int, _ deduplication: Deduplication<Item>, role: Role, course: Course
     ) -> Producer<Page<Item, Failure>, Failure> {
         Producer.deferred { [fetch, pageSize] in fetch(number, pageSize) }.map { [self] response in
             let admission = deduplication.admit(response.items)
             var diagnostics = [PaginatedListDiagnostic](droppedDuplicates: admission.dropped)
-            // Going back towards the start page, a page loads its neighbour again (the start page as such).
+            // Going back towards the start page, a page loads its neighbour again (the start page as such,
+            // knowing what the pages below it learned of the server's page size).
             func back(_ neighbour: Int, _ role: Role) -> Producer<Page<Item, Failure>, Failure> {
-                page(neighbour, admission.back ?? .none, role: neighbour == startPage ? .start : role)
+                page(neighbour, admission.back ?? .none, role: neighbour == startPage ? .start : role,
+                     course: Course(served: course.served))
             }
             if role == .above {
-                let previous = number > firstPageIndex ? page(number - 1, admission.onward, role: .above) : nil
+                let previous = number > firstPageIndex ? page(number - 1, admission.onward, role: .above, course: course)
+                    : nil
                 return Page(items: admission.kept, previous: previous, next: back(number + 1, .above),
                             diagnostics: diagnostics)
             }
-            let last = isLast(number, response)
-            if !last, admission.kept.isEmpty, response.items.count >= pageSize {
+            var onward = course
+            let last = ends(number, response, &onward)
+            if last, let shrink = shrinkage(response, promised: course.promised) {
+                diagnostics.append(.sourceCorrection(shrink))
+            }
+            if !last, admission.kept.isEmpty, response.items.count >= onward.served.size ?? pageSize {
                 diagnostics.append(.sourceCorrection(.feedOutpaced))
             }
             // An empty start page (past the end) has nothing before it to go back from.
             let previous: Producer<Page<Item, Failure>, Failure>? = switch role {
             case .start: number > firstPageIndex && !response.items.isEmpty
-                ? page(number - 1, admission.above ?? .none, role: .above) : nil
+                ? page(number - 1, admission.above ?? .none, role: .above, course: Course(served: onward.served)) : nil
             case .below, .above: back(number - 1, .below)
             }
             return Page(items: admission.kept, previous: previous,
-                        next: last ? nil : page(number + 1, admission.onward, role: .below), diagnostics: diagnostics)
+                        next: last ? nil : page(number + 1, admission.onward, role: .below, course: onward),
+                        diagnostics: diagnostics)
         }
     }
 
-    private func isLast(_ number: Int, _ response: PageNumberResponse<Item>) -> Bool {
-        let pagesSoFar = number - firstPageIndex + 1
-        if response.items.isEmpty { return true }
-        if let totalPages = response.totalPages, pagesSoFar >= totalPages { return true }
-        if let totalItems = response.totalItems, (pagesSoFar - 1) * pageSize + response.items.count >= totalItems {
-            return true
+    /// Whether page `number` (its `response`) is the last; learns the page size the server serves, and
+    /// what the page says lies after it, into `course`.
+    private func ends(_ number: Int, _ response: PageNumberResponse<Item>, _ course: inout Course) -> Bool {
+        let count = response.items.count
+        let largestBefore = course.served.note(count)
+        course.promised = nil
+        guard count > 0 else { return true }
+        let pagesBefore = number - firstPageIndex
+        // The positions up to the page's end, with the page size the server serves.
+        func end(_ size: Int) -> Int { pagesBefore * size + count }
+        var size = course.served.size ?? pageSize
+        // A short page after others, its size not known (a page loaded from its number, a start page): an
+        // item total tells the end at this size from a cap of the page's own size (pages numbered by it)
+        // when both read it alike, or when the page ends exactly at the total by this size. Else the next
+        // page settles it.
+        let ambiguous = count < size && !course.served.isConfirmed && pagesBefore > 0 && response.hasMore == nil
+            && response.totalPages == nil
+            && response.totalItems.map { (end(size) < $0) != (end(count) < $0) && end(size) != $0 } == true
+        // What the server says: read as if the page were full by its size (a short page at the end).
+        let said: Bool? = ambiguous ? nil : response.hasMore ?? {
+            if let totalPages = response.totalPages { return pagesBefore + 1 < totalPages }
+            if let totalItems = response.totalItems { return end(size) < totalItems }
+            return nil
+        }()
+        if count < size {
+            switch (said, endOfList) {
+            case (false?, _):
+                return true
+            case (true?, _):
+                // More remain after a short page: the server serves no more per page.
+                if !course.served.isConfirmed {
+                    course.served.confirm(count)
+                    size = count
+                }
+            case (nil, .emptyPage):
+                break
+            case (nil, .shortPage):
+                // Shorter than the size the server serves, or than a page served before: the end. Else
+                // perhaps capped: the next page settles it.
+                if course.served.size != nil || count < largestBefore { return true }
+                course.served.suspect(count)
+                size = count
+            }
+        } else {
+            // A page of the suspected size: the server serves pages of that size.
+            course.served.confirm(byIdentity: true)
+            if said == false { return true }
         }
-        return endOfList == .shortPage && response.items.count < pageSize
+        if ambiguous {
+            return false
+        } else if let totalItems = response.totalItems, response.hasMore != false {
+            course.promised = .items(totalItems - end(size))
+        } else if said == true {
+            course.promised = .more
+        }
+        return false
+    }
+
+    /// The shrink a last page shows: it holds fewer items than the page before promised.
+    private func shrinkage(
+        _ response: PageNumberResponse<Item>, promised: Promise?
+    ) -> PaginatedListDiagnostic.SourceCorrection? {
+        switch promised {
+        case let .items(count)? where count > response.items.count:
+            .feedShrank(possiblySkipped: count - response.items.count)
+        case .more? where response.items.isEmpty:
+            .feedShrank(possiblySkipped: nil)
+        default:
+            nil
+        }
     }
 }
 

@@ -7,13 +7,24 @@ then serves until stdin reaches end of file (the test process closed it or died)
 Feed endpoints (every one honours If-None-Match / If-Modified-Since with a 304, sends ETag and
 Last-Modified for the feed's version, answers late with ?delay=SECONDS, and is logged under ?tag=NAME):
 
-  GET /page?page=P&limit=L[&totals=1]    {"items": [...]} (+ "total" with totals=1); pages from 1
+  GET /page?page=P&limit=L[&totals=1][&past_end=S]
+                                         {"items": [...]} (+ "total" with totals=1); pages from 1; with
+                                         past_end=S (404 or 400) a page past the last (not the first) is
+                                         status S, {"detail": "Invalid page."}
   GET /cursor[?cursor=C]&limit=L         {"items": [...], "next_cursor": "ID" | null, "prev_cursor": "<ID" | null}
                                          (C = "ID": the page after that item; "<ID": the page before it)
   GET /link[?page=P]&limit=L[&absolute=1] a top-level array; Link: <...>; rel="next" (relative or absolute)
   GET /drf[?cursor=C]&limit=L            {"results": [...], "next": "/drf?cursor=...&limit=L" | null,
                                           "previous": "/drf?cursor=<ID&limit=L" | null}
-  GET /offset?offset=O&limit=L           a top-level array
+  GET /offset?offset=O&limit=L[&past_end=S] a top-level array; with past_end=S an offset past the end
+                                         (above 0) is status S, {"detail": "Invalid offset."}
+  GET /drf/page?page=P&page_size=S       Django REST framework's PageNumberPagination: {"count": N, "next":
+                                         URL | null, "previous": URL | null, "results": [...]} (absolute
+                                         URLs); a page past the last (or not a number) is
+                                         404 {"detail": "Invalid page."}; page 1 of an empty feed is empty
+  GET /drf/offset?offset=O&limit=L       Django REST framework's LimitOffsetPagination: {"count": N, "next":
+                                         URL | null, "previous": URL | null, "results": [...]}; an offset
+                                         past the end answers no results
   GET /github?page=P&per_page=L          GitHub: a top-level array; Link with first, prev, next, last;
                                          X-RateLimit-Limit/Remaining/Reset headers
   GET /stripe?limit=L[&starting_after=ID] Stripe: {"object": "list", "data": [...], "has_more": B};
@@ -33,6 +44,11 @@ Last-Modified for the feed's version, answers late with ?delay=SECONDS, and is l
 An item is {"id": 7, "title": "Item 7", "created_at": "2024-05-01T12:00:07Z", "likes": 0} (other ids as
 above). The feed's version (ETag "vN", Last-Modified) goes up with every change a control endpoint makes.
 
+With a cap (/control/cap), every feed endpoint serves at most that many items per request, fewer than
+asked and without an error, as servers that cap the page size do (DRF's max_limit and max_page_size,
+GitHub's per_page <= 100): limit, page_size, per_page and page[size] are cut to it (page numbers count
+pages of the size served), and /items serves the first that many of the ids asked.
+
 Every feed endpoint checks the query item q if present: it must arrive as NASTY (below), else the answer
 is a 400 naming what arrived. With nasty=1, the cursors of /cursor, /drf and /notion start with NASTY (the
 id follows) and /stripe's ids do (NASTY + "cus_0007"); a cursor or id that arrives changed is a 400. So a
@@ -40,12 +56,19 @@ client that does not percent-encode a query exactly fails.
 
 Control endpoints (GET or POST; answer JSON):
 
-  /control/reset?items=N                 a fresh feed of items 1...N; clears faults and the log
+  /control/reset?items=N                 a fresh feed of items 1...N; clears faults, the log, the cap and
+                                         the churn
   /control/insert?at=I&count=C           inserts C new items at position I (new ids, above the rest)
   /control/delete?at=I&count=C           deletes C items from position I
   /control/delete?ids=I,J                deletes the items with those ids
   /control/move?id=I&to=P                moves the item with id I to position P (counted without it)
   /control/like?id=I&likes=N             sets the counter field "likes" of item I to N
+  /control/cap?size=N                    serves at most N items per feed request from now on (0: no cap)
+  /control/churn?insert=I&delete=D[&insert_at=P][&delete_at=Q][&times=T]
+                                         after each of the next T feed requests (every one without times),
+                                         inserts I new items at position P (0: the top) and deletes D items
+                                         from position Q (0), each clamped to the feed: a feed that changes
+                                         while it is paged; insert=0&delete=0 stops it
   /control/fault?kind=K&times=T[&after=A] the T feed requests after the next A (0 by default) fail as K:
                                          500, 429 (Retry-After: 1), 429-long (Retry-After: 60), malformed,
                                          truncated (the page's headers, half its body, then close),
@@ -100,6 +123,30 @@ class Feed:
         self.faults = []  # kinds, one per coming feed request
         self.slow = []  # delays, one per coming feed request
         self.log = []
+        self.cap = 0  # the most items a feed request serves (0: as many as asked)
+        self.churn = None  # (insert, insert_at, delete, delete_at, times left or None) after each feed request
+
+    def served(self, asked):
+        """`asked`, or the cap when it is smaller."""
+        return min(asked, self.cap) if self.cap > 0 else asked
+
+    def step(self):
+        """Applies the churn after a feed request (called with the lock held)."""
+        if self.churn is None:
+            return
+        insert, insert_at, delete, delete_at, times = self.churn
+        new = []
+        for _ in range(insert):
+            new.append(Feed.make(self.next_id))
+            self.next_id += 1
+        at = min(max(0, insert_at), len(self.items))
+        self.items[at:at] = new
+        at = min(max(0, delete_at), len(self.items))
+        del self.items[at:at + delete]
+        if insert or delete:
+            self.changed()
+        if times is not None:
+            self.churn = None if times <= 1 else (insert, insert_at, delete, delete_at, times - 1)
 
     @staticmethod
     def make(ident):
@@ -171,7 +218,7 @@ class Handler(BaseHTTPRequestHandler):
         if url.path.startswith("/control/"):
             self.control(url.path[len("/control/"):], query)
         elif url.path in ("/page", "/cursor", "/link", "/drf", "/offset", "/github", "/stripe", "/slack",
-                          "/notion", "/jsonapi", "/ids", "/items"):
+                          "/notion", "/jsonapi", "/ids", "/items", "/drf/page", "/drf/offset"):
             self.feed(url.path, query)
         else:
             self.reply(404, {"error": "no such endpoint: %s" % url.path})
@@ -223,6 +270,16 @@ class Handler(BaseHTTPRequestHandler):
                 # Faults queue behind the ones already set; None lets a request through.
                 FEED.faults.extend([None] * integer(query, "after", 0) + [kind] * integer(query, "times", 1))
                 answer = {"faults": FEED.faults}
+            elif command == "cap":
+                FEED.cap = max(0, integer(query, "size", 0))
+                answer = {"cap": FEED.cap}
+            elif command == "churn":
+                insert, delete = max(0, integer(query, "insert", 0)), max(0, integer(query, "delete", 0))
+                times = integer(query, "times", 0)
+                FEED.churn = None if insert == 0 and delete == 0 else (
+                    insert, integer(query, "insert_at", 0), delete, integer(query, "delete_at", 0),
+                    times if times > 0 else None)
+                answer = {"churn": FEED.churn}
             elif command == "slow":
                 FEED.slow.extend([float(query.get("delay", ["1"])[0])] * integer(query, "times", 1))
                 answer = {"slow": FEED.slow}
@@ -262,6 +319,7 @@ class Handler(BaseHTTPRequestHandler):
         with FEED.lock:
             status, headers, body = self.answer(path, query, fault)
             entry["status"] = status
+            FEED.step()
         try:
             self.send(status, headers, body, truncated=(fault == "truncated"), head_only=(self.command == "HEAD"))
             outcome = "written"
@@ -300,13 +358,37 @@ class Handler(BaseHTTPRequestHandler):
         items = FEED.items
         headers = dict(validators)
         if path == "/page":
-            limit = max(1, integer(query, "limit", 10))
+            limit = FEED.served(max(1, integer(query, "limit", 10)))
             page = max(1, integer(query, "page", 1))
+            past_end = integer(query, "past_end", 0)
+            if past_end and page > 1 and (page - 1) * limit >= len(items):
+                return past_end, {}, json.dumps({"detail": "Invalid page."}).encode()
             body = {"items": items[(page - 1) * limit:page * limit]}
             if query.get("totals", ["0"])[0] == "1":
                 body["total"] = len(items)
+        elif path == "/drf/page":
+            size = FEED.served(max(1, integer(query, "page_size", 10)))
+            pages = max(1, (len(items) + size - 1) // size)
+            page = integer(query, "page", -1)
+            if not 1 <= page <= pages:
+                return 404, {}, json.dumps({"detail": "Invalid page."}).encode()
+
+            def link(number):
+                return self.absolute(path, dict(query_pairs(query), page=number))
+
+            body = {"count": len(items), "next": link(page + 1) if page < pages else None,
+                    "previous": link(page - 1) if page > 1 else None, "results": items[(page - 1) * size:page * size]}
+        elif path == "/drf/offset":
+            limit = FEED.served(max(1, integer(query, "limit", 10)))
+            offset = max(0, integer(query, "offset", 0))
+            keep = query_pairs(query)
+            nxt = self.absolute(path, dict(keep, offset=offset + limit, limit=limit)) if offset + limit < len(items) else None
+            prv = None
+            if offset > 0:
+                prv = self.absolute(path, dict(keep, offset=max(0, offset - limit), limit=limit))
+            body = {"count": len(items), "next": nxt, "previous": prv, "results": items[offset:offset + limit]}
         elif path in ("/cursor", "/drf"):
-            limit = max(1, integer(query, "limit", 10))
+            limit = FEED.served(max(1, integer(query, "limit", 10)))
             nasty = query.get("nasty", ["0"])[0] == "1"
             cursor = query.get("cursor", [None])[0]
             if cursor is not None and nasty:
@@ -335,7 +417,7 @@ class Handler(BaseHTTPRequestHandler):
                 body = {"results": window, "next": nxt, "previous": prv}
         elif path in ("/link", "/github"):
             size_name = "per_page" if path == "/github" else "limit"
-            limit = max(1, integer(query, size_name, 30 if path == "/github" else 10))
+            limit = FEED.served(max(1, integer(query, size_name, 30 if path == "/github" else 10)))
             page = max(1, integer(query, "page", 1))
             body = items[(page - 1) * limit:page * limit]
             keep = {k: v[0] for k, v in query.items() if k != "page"}
@@ -357,7 +439,7 @@ class Handler(BaseHTTPRequestHandler):
                 headers.update({"X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "59",
                                 "X-RateLimit-Reset": str(int(time.time()) + 3600)})
         elif path == "/stripe":
-            limit = max(1, integer(query, "limit", 10))
+            limit = FEED.served(max(1, integer(query, "limit", 10)))
             after = query.get("starting_after", [None])[0]
             prefix = NASTY if query.get("nasty", ["0"])[0] == "1" else ""
             start = self.after(after, lambda item: "%scus_%04d" % (prefix, item["id"]))
@@ -370,7 +452,7 @@ class Handler(BaseHTTPRequestHandler):
                     for item in window]
             body = {"object": "list", "url": "/v1/customers", "data": data, "has_more": start + limit < len(items)}
         elif path == "/slack":
-            limit = max(1, integer(query, "limit", 10))
+            limit = FEED.served(max(1, integer(query, "limit", 10)))
             cursor = query.get("cursor", [None])[0]
             after = None
             if cursor:
@@ -388,7 +470,7 @@ class Handler(BaseHTTPRequestHandler):
             channels = [{"id": "C%04d" % item["id"], "title": item["title"]} for item in window]
             body = {"ok": True, "channels": channels, "response_metadata": {"next_cursor": next_cursor}}
         elif path == "/notion":
-            limit = max(1, integer(query, "page_size", 100))
+            limit = FEED.served(max(1, integer(query, "page_size", 100)))
             cursor = query.get("start_cursor", [None])[0]
             nasty = query.get("nasty", ["0"])[0] == "1"
             if cursor is not None and nasty:
@@ -403,7 +485,7 @@ class Handler(BaseHTTPRequestHandler):
             next_cursor = (NASTY if nasty else "") + results[-1]["id"] if more else None
             body = {"object": "list", "results": results, "next_cursor": next_cursor, "has_more": more}
         elif path == "/jsonapi":
-            limit = max(1, integer(query, "page[size]", 10))
+            limit = FEED.served(max(1, integer(query, "page[size]", 10)))
             after = query.get("page[after]", [None])[0]
             start = self.after(after, lambda item: str(item["id"]))
             window = items[start:start + limit]
@@ -419,12 +501,20 @@ class Handler(BaseHTTPRequestHandler):
             if ids_of(query) is None:
                 return 400, {}, json.dumps({"error": "ids arrived as %r" % query["ids"][0]}).encode()
             by_id = {item["id"]: item for item in items}
-            body = {"items": [by_id[ident] for ident in ids_of(query) if ident in by_id]}
+            found = [by_id[ident] for ident in ids_of(query) if ident in by_id]
+            body = {"items": found[:FEED.served(len(found))]}
         else:  # /offset
-            limit = max(1, integer(query, "limit", 10))
+            limit = FEED.served(max(1, integer(query, "limit", 10)))
             offset = max(0, integer(query, "offset", 0))
+            past_end = integer(query, "past_end", 0)
+            if past_end and offset > 0 and offset >= len(items):
+                return past_end, {}, json.dumps({"detail": "Invalid offset."}).encode()
             body = items[offset:offset + limit]
         return 200, headers, json.dumps(body).encode()
+
+    def absolute(self, path, pairs):
+        """The absolute URL of `path` with the query `pairs` on this server (as DRF writes its links)."""
+        return "http://%s:%d%s?%s" % (self.server.server_address[:2] + (path, urlencode(pairs)))
 
     @staticmethod
     def after(cursor, key):

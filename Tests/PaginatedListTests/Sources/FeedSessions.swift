@@ -1,3 +1,4 @@
+import Foundation
 import PaginatedList
 import PaginatedListTesting
 import Signals
@@ -9,6 +10,48 @@ import Signals
 /// with the reproductions.
 enum FeedSessions {
     typealias Item = ChangingFeed.Item
+
+    /// The number of seeded sessions a suite runs per source and profile: `suiteDefault`, or
+    /// `PAGINATED_LIST_SESSIONS` when set (a sweep by hand, say 2,000 per profile: not in CI, whose
+    /// defaults keep the suites quick).
+    static func sessions(_ suiteDefault: UInt64) -> UInt64 {
+        ProcessInfo.processInfo.environment["PAGINATED_LIST_SESSIONS"].flatMap(UInt64.init) ?? suiteDefault
+    }
+
+    /// Whether the run is a sweep by hand (`PAGINATED_LIST_SESSIONS` set): the suites then print a tally
+    /// per source and profile.
+    static var isSweep: Bool { ProcessInfo.processInfo.environment["PAGINATED_LIST_SESSIONS"] != nil }
+
+    /// What a sweep prints for one source and profile: how many sessions lost stable items, showed one
+    /// twice or never reached the end, and their requests per the fewest.
+    struct Tally {
+        private var sessions = 0
+        private var lost = 0
+        private var duplicated = 0
+        private var unended = 0
+        private var ratios: [Double] = []
+
+        /// Counts a session: its audit, whether it reached the end, its requests and the fewest.
+        mutating func add(_ audit: ChangingFeed.Audit, reachedEnd: Bool, requests: Int, minimum: Int) {
+            sessions += 1
+            if !audit.lost.isEmpty { lost += 1 }
+            if !audit.duplicates.isEmpty { duplicated += 1 }
+            if !reachedEnd { unended += 1 }
+            ratios.append(Double(requests) / Double(max(1, minimum)))
+        }
+
+        /// One line: `name`, then the counts and the requests per the fewest (median, 95th percentile,
+        /// worst, sessions over 3x).
+        func line(_ name: String) -> String {
+            let sorted = ratios.sorted()
+            func at(_ fraction: Double) -> String {
+                sorted.isEmpty ? "-" : String(format: "%.2fx", sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))])
+            }
+            return "sweep \(name): \(sessions) sessions; lost stable items in \(lost), duplicates in \(duplicated), "
+                + "end not reached in \(unended); requests per the fewest: median \(at(0.5)), p95 \(at(0.95)), "
+                + "max \(sorted.last.map { String(format: "%.2fx", $0) } ?? "-"), over 3x in \(sorted.filter { $0 > 3 }.count)"
+        }
+    }
 
     /// The page sources under test, each over a feed.
     enum Kind: String, CaseIterable, CustomStringConvertible, Sendable {
@@ -41,15 +84,76 @@ enum FeedSessions {
         }
     }
 
-    /// How a feed changes between requests, and how large it and its pages are.
+    /// How many items the server serves per request, against the page size a session asks for.
+    enum Cap: String, Sendable {
+        /// As many as asked.
+        case none
+        /// Fewer than a page: from half a page (at least 8) to a page less one.
+        case below
+        /// A page: the overlap an offset source adds is cut.
+        case equal
+        /// A page and one or two more: part of the overlap is cut.
+        case above
+        /// Fewer than 8, at most a page: too few for an offset source's overlap of three and five new items.
+        case small
+
+        /// The cap of a session with pages of `pageSize`, drawn from `random` (`nil`: none).
+        func size(pageSize: Int, using random: inout SplitMix64) -> Int? {
+            switch self {
+            case .none: nil
+            case .below: Int.random(in: max(8, (pageSize + 1) / 2) ... max(8, pageSize - 1), using: &random)
+            case .equal: pageSize
+            case .above: pageSize + Int.random(in: 1 ... 2, using: &random)
+            case .small: Int.random(in: 1 ... min(7, pageSize), using: &random)
+            }
+        }
+
+        /// The page sizes a profile of `pageSizes` runs with under this cap: at least 9 below a cap, at
+        /// least 8 at or just above one (a cap of 8 or more: smaller ones are `small`).
+        func pageSizes(_ pageSizes: ClosedRange<Int>) -> ClosedRange<Int> {
+            let least = switch self {
+            case .below: 9
+            case .equal, .above: 8
+            case .none, .small: pageSizes.lowerBound
+            }
+            return max(least, pageSizes.lowerBound) ... max(least, pageSizes.upperBound)
+        }
+    }
+
+    /// How a feed changes between requests, how large it and its pages are, and how many items its server
+    /// serves per request.
     struct Profile: CustomStringConvertible, Sendable {
         let name: String
         let feedSizes: ClosedRange<Int>
         let pageSizes: ClosedRange<Int>
+        /// The server's cap, against the page size.
+        var cap = Cap.none
         /// The churn for a session with pages of `pageSize`.
         let churn: @Sendable (_ pageSize: Int) -> ChangingFeed.Churn
 
+        init(name: String, feedSizes: ClosedRange<Int>, pageSizes: ClosedRange<Int>,
+             churn: @escaping @Sendable (_ pageSize: Int) -> ChangingFeed.Churn) {
+            self.name = name
+            self.feedSizes = feedSizes
+            self.pageSizes = pageSizes
+            self.churn = churn
+        }
+
         var description: String { name }
+
+        /// This profile against a server that caps the page size as `cap` says.
+        func capped(_ cap: Cap) -> Profile {
+            var profile = Profile(name: "\(name), capped \(cap.rawValue)", feedSizes: feedSizes,
+                                  pageSizes: cap.pageSizes(pageSizes), churn: churn)
+            profile.cap = cap
+            return profile
+        }
+
+        /// The feed of a session: `size` items, its churn drawn from `seed`, capped as the profile says.
+        func feed(size: Int, pageSize: Int, seed: UInt64, using random: inout SplitMix64) -> (ChangingFeed, cap: Int?) {
+            let cap = cap.size(pageSize: pageSize, using: &random)
+            return (ChangingFeed(count: size, script: .random(seed: seed, churn: churn(pageSize)), maxPageSize: cap), cap)
+        }
 
         /// Single insertions, deletions and edits anywhere.
         static let churn = Profile(name: "churn", feedSizes: 50 ... 300, pageSizes: 5 ... 50) { _ in .scattered }
@@ -71,7 +175,22 @@ enum FeedSessions {
             .deletionStorms
         }
 
+        /// Deletions outpace insertions: the feed shrinks while it is paged, by runs of 5-25 now and then.
+        static let shrinking = Profile(name: "shrinking", feedSizes: 80 ... 300, pageSizes: 5 ... 50) { _ in .shrinking }
+
         static let withinBounds: [Profile] = [.churn, .moves, .bursts, .firehose, .tinyPages]
+
+        /// The profiles within the bounds whose pages are not tiny, and a shrinking feed, against servers
+        /// that cap below (8 or more), at and just above the page size.
+        static let capped: [Profile] = [Cap.below, .equal, .above].flatMap { cap in
+            [Profile.churn, .moves, .bursts, .shrinking].map { $0.capped(cap) }
+        }
+
+        /// Beyond an offset source's bounds: servers that serve fewer than 8 items a request (tiny pages
+        /// among them), and a firehose that pushes the feed down by more than a capped window reads.
+        static let smallCaps = Profile(name: "small caps", feedSizes: 20 ... 150, pageSizes: 1 ... 12) { _ in .scattered }
+            .capped(.small)
+        static let cappedFirehose: [Profile] = [Cap.below, .equal, .above].map { firehose.capped($0) }
     }
 
     /// A page as the chain delivered it.
@@ -87,6 +206,8 @@ enum FeedSessions {
         let seed: UInt64
         let feedSize: Int
         let pageSize: Int
+        /// The most items the server served per request (`nil`: as many as asked).
+        let cap: Int?
         let pages: [PageRecord]
         let reachedEnd: Bool
         let requests: Int
@@ -98,14 +219,16 @@ enum FeedSessions {
         var shown: [Item] { pages.flatMap(\.items) }
 
         var description: String {
-            "\(kind) \(profile) seed \(seed) (feed \(feedSize), pages of \(pageSize)): \(pages.count) pages, "
+            "\(kind) \(profile) seed \(seed) (feed \(feedSize), pages of \(pageSize)\(cap.map { ", cap \($0)" } ?? "")): "
+                + "\(pages.count) pages, "
                 + "\(requests) requests, end \(reachedEnd), lost \(audit.lost.prefix(8)), misordered "
                 + "\(audit.misordered.prefix(8)), duplicates \(audit.duplicates.prefix(8))"
         }
 
         /// The fewest requests that could have shown what was shown: a request per page of `pageSize`
-        /// items, one more for the end, plus the source's fixed ones.
-        var minimumRequests: Int { shown.count / pageSize + 1 + kind.fixedRequests }
+        /// items (or of the cap, when the server serves fewer), one more for the end, plus the source's fixed
+        /// ones.
+        var minimumRequests: Int { shown.count / min(pageSize, cap ?? pageSize) + 1 + kind.fixedRequests }
 
         /// Lost stable items that no page reports as possibly lost: a report covers an item when it comes
         /// with a page between the page of the shown stable item before it and that of the one after it.
@@ -129,7 +252,9 @@ enum FeedSessions {
                 }
                 guard lost.contains(id) else { continue }
                 let after = stableOrder[(position + 1)...].lazy.compactMap { pageOf[$0] }.first ?? pages.count - 1
-                if !reporting.contains(where: { (before ... after).contains($0) }) { uncovered.append(id) }
+                // (Pages out of order when stable items were shown out of order.)
+                let around = min(before, after) ... max(before, after)
+                if !reporting.contains(where: around.contains) { uncovered.append(id) }
             }
             return uncovered
         }
@@ -148,7 +273,7 @@ enum FeedSessions {
         var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 17)
         let feedSize = Int.random(in: profile.feedSizes, using: &random)
         let pageSize = Int.random(in: profile.pageSizes, using: &random)
-        let feed = ChangingFeed(count: feedSize, script: .random(seed: seed, churn: profile.churn(pageSize)))
+        let (feed, cap) = profile.feed(size: feedSize, pageSize: pageSize, seed: seed, using: &random)
         var pages: [PageRecord] = []
         var producer: Producer<Page<Item, Never>, Never>? = kind.firstPage(feed, pageSize: pageSize)
         while let current = producer, pages.count < maxPages {
@@ -160,7 +285,7 @@ enum FeedSessions {
         }
         let shown = pages.flatMap(\.items)
         let stable = feed.stableIDs
-        return Session(kind: kind, profile: profile.name, seed: seed, feedSize: feedSize, pageSize: pageSize,
+        return Session(kind: kind, profile: profile.name, seed: seed, feedSize: feedSize, pageSize: pageSize, cap: cap,
                        pages: pages, reachedEnd: producer == nil, requests: feed.requestCount,
                        itemsServed: feed.itemsServed, audit: feed.audit(shown, reachedEnd: producer == nil),
                        stableOrder: feed.currentItems.map(\.id).filter(stable.contains))

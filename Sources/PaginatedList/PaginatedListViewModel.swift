@@ -31,7 +31,7 @@ import Signals
 ///     lands) or the event grammar (after a terminal event) cuts off never reaches it.
 /// 12. Appending a page costs time proportional to the page (`ItemList`), whatever the list's length.
 ///
-/// Loading policy: `loadNextPageIfNeeded(visibleIndex:prefetchDistance:)` prefetches by row index,
+/// Loading policy: `loadPagesIfNeeded(visibleIndex:prefetchDistance:)` prefetches by row index,
 /// an `AutomaticRetry` given at creation retries failed pages with backoff, and
 /// `loadNextPage(whenever:debounce:on:)` turns bursts of triggers into one load.
 ///
@@ -40,18 +40,19 @@ import Signals
 public final class PaginatedListViewModel<Item, Failure: Error> {
     /// The items loaded since the last reset, in order. Sends once per change of the list.
     public let items: Property<ItemList<Item>>
-    /// Whether a page is loading.
+    /// Whether any kind of load is in flight: `loadStates.value.isLoading`, as its own property. Sends only
+    /// when that changes, in the same transition as `loadStates`.
     public let loading: Property<Bool>
-    /// The error of the last load, if it failed; cleared when the retry starts.
+    /// The error of the most recently failed kind of load in `loadStates` that has not been retried since
+    /// (`nil` when none stands): cleared when that load starts again. Sends in the same transition as
+    /// `loadStates`, whenever an error stands or stood before it.
     public let lastError: Property<Failure?>
-    /// Whether the last page has landed.
+    /// Whether the last page is held: `loadStates.value.append == .complete`, as its own property. Sends
+    /// only when that changes, in the same transition as `loadStates`.
     public let exhausted: Property<Bool>
-    /// The loading state as one value: `.loading` while any kind of load is in flight, else `.failed` with
-    /// `lastError`, else `.exhausted` when the last page is held, else `.idle`.
-    public let state: Property<PaginatedListState<Failure>>
-    /// The state of each kind of load (refresh, previous page, next page), from which `loading`,
-    /// `lastError`, `exhausted` and `state` derive. Sends when a kind's state changes, in the same
-    /// transition as `items`.
+    /// The state of each kind of load (refresh, previous page, next page): the one load-state model, of
+    /// which `loading`, `lastError` and `exhausted` are views. Sends when a kind's state changes (and for
+    /// every new failure), in the same transition as `items`.
     public let loadStates: Property<LoadStates<Failure>>
     /// The index of the first held item below a gap, if a refresh left one (`RefreshPolicy.mergeOnTop`
     /// with `GapPolicy.keepGap` found more new items than its page budget): the items above it are fresh,
@@ -103,7 +104,6 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
         loading = Property(core.loading)
         lastError = Property(core.lastError)
         exhausted = Property(core.exhausted)
-        state = Property(core.state)
         loadStates = Property(core.loadStates)
         gap = Property(core.gap)
         changes = core.changes.output
@@ -180,9 +180,10 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
         core.submit(.reload)
     }
 
-    /// Tells the view model the user is looking at row `visibleIndex`: loads the pending page when at
-    /// most `prefetchDistance` loaded rows lie below that row (`items.count - 1 - visibleIndex <=
-    /// prefetchDistance`; an empty list always qualifies).
+    /// Tells the view model the user is looking at row `visibleIndex`: loads the next page when at most
+    /// `prefetchDistance` loaded rows lie below that row (`items.count - 1 - visibleIndex <=
+    /// prefetchDistance`; an empty list always qualifies), and, in a list that grows both ways, the
+    /// previous page when at most `prefetchDistance` rows lie above it.
     ///
     /// Call it from `tableView(_:willDisplay:forRowAt:)`, a SwiftUI row's `onAppear`, or wherever a
     /// cursor moves; calling it for every row shown is cheap. While a page is loading (or after it
@@ -190,22 +191,22 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     /// the row is still within the distance of the new end, the next page loads without another call,
     /// so a user parked at the bottom is never stranded. A failure does not load again by itself: a
     /// failed page is retried by `loadNextPage()` or by the automatic retry policy, never by this
-    /// call. `reset()` forgets the request. Does nothing once the list is exhausted. In a list that grows
-    /// both ways it also loads the previous page when at most `prefetchDistance` rows lie above
-    /// `visibleIndex`. May be called from any thread; runs on the scheduler.
+    /// call. `reset()` forgets the request. Loads no next page once the list is exhausted, and no previous
+    /// page before the first page has landed or once nothing lies above. May be called from any thread;
+    /// runs on the scheduler.
     ///
     /// - Parameters:
     ///   - visibleIndex: the row the user is looking at, an index into `items`.
-    ///   - prefetchDistance: how many loaded rows below `visibleIndex` still count as "near the end"
-    ///     (negative values count as 0).
-    public func loadNextPageIfNeeded(visibleIndex: Int, prefetchDistance: Int = 5) {
+    ///   - prefetchDistance: how many loaded rows below `visibleIndex` (above it) still count as "near the
+    ///     end" ("near the top"); negative values count as 0.
+    public func loadPagesIfNeeded(visibleIndex: Int, prefetchDistance: Int = 5) {
         core.submit(.loadIfNeeded(PrefetchRequest(visibleIndex: visibleIndex, prefetchDistance: prefetchDistance)))
     }
 
     /// Tells the view model the user sees rows `visibleRows`: loads the next page when at most
     /// `prefetchDistance` loaded rows lie below the last of them, and the previous page when at most
     /// `prefetchDistance` rows lie above the first. Otherwise works as
-    /// `loadNextPageIfNeeded(visibleIndex:prefetchDistance:)`, at both ends: a request made while an end's
+    /// `loadPagesIfNeeded(visibleIndex:prefetchDistance:)`, at both ends: a request made while an end's
     /// page loads is re-checked when it lands (shifted by the rows that landed above). May be called from
     /// any thread; runs on the scheduler.
     public func loadPagesIfNeeded(visibleRows: ClosedRange<Int>, prefetchDistance: Int = 5) {

@@ -132,7 +132,7 @@ import Testing
         try await server.control("delete?at=0&count=1")   // the fresh load must see the changed feed
         list.reset()
         #expect(try await server.settledOutcomes(tag: "first") == ["closed"])
-        #expect(list.state.value == .idle)
+        #expect(list.loadStates.value.append == .idle)
 
         #expect(await loadNextPage(list) == .idle)
         #expect(list.items.value.map(\.id) == Array(2 ... 6))

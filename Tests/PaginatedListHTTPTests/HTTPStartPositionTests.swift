@@ -174,7 +174,7 @@ import Testing
     @Test func aStartPagePastTheEndIsAnEmptyListCompleteAtBothEnds() async throws {
         let source = HTTPPageSource<FeedItem>(url: server.url("/page"), paging: .pageNumber(pageSize: 5, startPage: 40))
         let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
-        #expect(await loadNextPage(list) == .exhausted)
+        #expect(await loadNextPage(list) == .complete)
         #expect(list.items.value.isEmpty)
         #expect(list.loadStates.value.prepend == .complete)
     }

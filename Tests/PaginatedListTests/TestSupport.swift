@@ -147,11 +147,12 @@ struct Snapshot: Equatable, Sendable {
     let loading: Bool
     let lastError: TestError?
     let exhausted: Bool
-    let state: PaginatedListState<TestError>
+    /// The state of the next page's load (the only kind of load of the lists these tests check).
+    let append: LoadState<TestError>
 
-    /// Whether `loading`, `lastError` and `exhausted` say what `state` says.
+    /// Whether `loading`, `lastError` and `exhausted` say what `append` says.
     var isConsistent: Bool {
-        loading == state.isLoading && lastError == state.error && exhausted == state.isExhausted
+        loading == append.isLoading && lastError == append.error && exhausted == append.isComplete
     }
 }
 
@@ -159,7 +160,7 @@ extension PaginatedListViewModel where Item == Int, Failure == TestError {
     /// Every property, read now.
     var snapshot: Snapshot {
         Snapshot(items: Array(items.value), loading: loading.value, lastError: lastError.value,
-                 exhausted: exhausted.value, state: state.value)
+                 exhausted: exhausted.value, append: loadStates.value.append)
     }
 }
 

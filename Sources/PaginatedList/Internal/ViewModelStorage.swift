@@ -71,7 +71,6 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     @usableFromInline let loading: MutableProperty<Bool>
     @usableFromInline let lastError: MutableProperty<Failure?>
     @usableFromInline let exhausted: MutableProperty<Bool>
-    @usableFromInline let state: MutableProperty<PaginatedListState<Failure>>
     @usableFromInline let loadStates: MutableProperty<LoadStates<Failure>>
     @usableFromInline let gap: MutableProperty<Int?>
     @usableFromInline let changes = Signal<ItemListChange, Never>.pipe()
@@ -102,21 +101,13 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     /// How many refresh commands have run (what `MirrorMark` tells a refresh by).
     @exclusivity(unchecked) @usableFromInline var refreshesStarted: UInt64 = 0
 
-    /// The derived values last published, to publish only what changed. The load states and the state
-    /// are kept as their cases (`LoadShape`, `StateCase`): comparing those needs no `Equatable` failure and
-    /// keeps no copy of an error.
+    /// The derived values last published, to publish only what changed. The load states are kept as their
+    /// cases (`LoadShape`): comparing those needs no `Equatable` failure and keeps no copy of an error.
     @usableFromInline
     struct Published {
         @usableFromInline var shape = LoadShape.idle
-        @usableFromInline var state = StateCase.idle
         @usableFromInline var hasError = false
         @usableFromInline var gap: Int?
-    }
-
-    /// The case of a `PaginatedListState`.
-    @usableFromInline
-    enum StateCase {
-        case idle, loading, failed, exhausted
     }
 
     init(
@@ -134,7 +125,6 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         loading = MutableProperty(false)
         lastError = MutableProperty(nil)
         exhausted = MutableProperty(false)
-        state = MutableProperty(.idle)
         loadStates = MutableProperty(.idle)
         gap = MutableProperty(nil)
     }
@@ -396,17 +386,15 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         let newStates = transition.loadStates
         let shape = LoadShape(newStates)
         let hasError = transition.lastError != nil
-        let newState: StateCase = shape.isLoading ? .loading : hasError ? .failed : shape.append == .complete ? .exhausted : .idle
         // The previous values.
-        let old = (shape: published.shape, state: published.state, hasError: published.hasError, gap: published.gap)
+        let old = (shape: published.shape, hasError: published.hasError, gap: published.gap)
         lock.locked {
             mirrorValue.advance(
-                items: transition.items, loadStates: newStates, shapes: (old.shape, shape), gap: transition.gap,
-                refreshes: refreshesStarted
+                items: transition.items, loadStates: newStates, shapes: (old.shape, shape), lastError: transition.lastError,
+                gap: transition.gap, refreshes: refreshesStarted
             )
         }
         published.shape = shape
-        published.state = newState
         published.hasError = hasError
         published.gap = transition.gap
         if old.shape.isLoading != shape.isLoading { staged.append(loading.stage(shape.isLoading)) }
@@ -415,15 +403,6 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         }
         if old.hasError || hasError { staged.append(lastError.stage(transition.lastError)) }
         if old.shape != shape || shape.hasFailure { staged.append(loadStates.stage(newStates)) }
-        if old.state != newState || newState == .failed {
-            let value: PaginatedListState<Failure> = switch newState {
-            case .idle: .idle
-            case .loading: .loading
-            case .failed: .failed(transition.lastError!)
-            case .exhausted: .exhausted
-            }
-            staged.append(state.stage(value))
-        }
         if old.gap != transition.gap { staged.append(gap.stage(transition.gap)) }
         for change in transition.changes { staged.append(changes.input.stage(.value(change))) }
         staged.append(mirrorChanged.input.stage(.value(())))

@@ -243,7 +243,7 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     }
 }
 
-extension ObservablePaginatedList where Item: Identifiable {
+extension ObservablePaginatedList {
     /// Refreshes the list by `policy` (`PaginatedListViewModel.refresh(_:)`: `.mergeOnTop` keeps what the
     /// user has read and may leave a `gap`) and returns once the refresh has landed, failed or been cut
     /// off, with the mirror already showing the outcome. As `refresh()`, for `.refreshable`.

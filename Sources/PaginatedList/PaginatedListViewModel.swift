@@ -154,13 +154,6 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
         core.submit(.refresh(.replace, check: nil))
     }
 
-    /// `refresh()`, asking `changed` first whether the feed changed since the list loaded (an HTTP
-    /// `If-None-Match` request that may answer 304, a version number): `false` ends the refresh with no
-    /// page request and no change to the list.
-    public func refresh(ifChanged changed: Producer<Bool, Failure>) {
-        core.submit(.refresh(.replace, check: changed))
-    }
-
     /// Loads the items missing at the gap (see `gap`): pages from the gap downwards, each inserted at it,
     /// until one overlaps the held items below (the gap closes) or the refresh's page budget is spent (the
     /// gap stays open, lower down). Reported on `loadStates.refresh`. Does nothing without a gap or while a
@@ -170,12 +163,18 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     }
 
     /// Starts over: interrupts the load in flight, cancels a waiting automatic retry, empties the list and
-    /// clears every state; the next `loadNextPage()` loads a fresh first page. May be called from any thread; runs on the scheduler.
+    /// clears every state; the next `loadNextPage()` loads a fresh first page. May be called from any
+    /// thread; runs on the scheduler.
     public func reset() {
         core.submit(.reset)
     }
 
-    /// `reset()`, then `loadNextPage()`, as one command.
+    /// Starts over and loads the first page: `reset()`, then `loadNextPage()`, as one command. The list goes
+    /// blank until the first page lands (`changes` sends `.reset`).
+    ///
+    /// To bring the list up to date without blanking it, refresh instead: `refresh()` (the first page
+    /// replaces the list when it lands) or `refresh(.reloadAll)` (every held page reloaded, the list
+    /// replaced when the last lands). May be called from any thread; runs on the scheduler.
     public func reload() {
         core.submit(.reload)
     }

@@ -13,7 +13,8 @@ extension PaginatedListViewModel where Item: Identifiable {
     /// Changes the held item whose id is `id` with `change`, in place; nothing if no held item has that id.
     ///
     /// `change` runs on the view model's scheduler, once, with no lock held. It must not change the item's
-    /// id: that is a precondition failure. One transition, as `update(_:)`.
+    /// id: that is a precondition failure whose message names `update(id:_:)` and both ids. One
+    /// transition, as `update(_:)`.
     @inlinable
     public func update(id: Item.ID, _ change: @escaping @Sendable (inout Item) -> Void) {
         core.submit(.modify(key: AnyHashable(id), change: change))
@@ -77,7 +78,8 @@ extension PaginatedListViewModel where Item: Identifiable {
     /// patches like counts without re-fetching whole items.
     ///
     /// `apply` runs on the view model's scheduler, once per patch, with no lock held; it must not change
-    /// the item's id (a precondition failure). May be called from any thread.
+    /// the item's id: that is a precondition failure whose message names `update(_:id:apply:)` and both
+    /// ids. May be called from any thread.
     public func update<Patch: Sendable>(
         _ patches: [Patch], id: (Patch) -> Item.ID, apply: @escaping @Sendable (inout Item, Patch) -> Void
     ) where Item: SendableMetatype {

@@ -193,7 +193,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case let .checkEvent(load, event):
             run(machine.receiveCheck(event, of: load))
         case let .patch(patches):
-            patch(patches)
+            patch(patches, by: "update(_:id:apply:)")
         case let .loadIfNeeded(request):
             run(machine.loadIfNeeded(request))
         case .reset:
@@ -234,22 +234,26 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     /// Runs the user's `change` on the held item whose id is `key` (outside the machine: it is user code).
     @inlinable
     func modify(key: AnyHashable, _ change: @escaping @Sendable (inout Item) -> Void) {
-        patch([(key, change)])
+        patch([(key, change)], by: "update(id:_:)")
     }
 
     /// Runs each change on the held item whose id is its key (user code, outside the machine), then
     /// replaces them all in one transition. Keys not held are skipped; a key given twice gets both changes,
-    /// in order.
+    /// in order. A change that changes the id is a precondition failure that names `api`, the public call
+    /// that made the changes.
     @inlinable
-    func patch(_ patches: [(key: AnyHashable, change: @Sendable (inout Item) -> Void)]) {
+    func patch(_ patches: [(key: AnyHashable, change: @Sendable (inout Item) -> Void)], by api: StaticString) {
         var changed: [Int: Item] = [:]
         var order: [Int] = []
         for (key, change) in patches {
             guard let index = machine.position(ofKey: key) else { continue }
             var item = changed[index] ?? machine.items[index]
             change(&item)
-            precondition(machine.store.key(of: item) == key,
-                         "PaginatedListViewModel.update(id:_:): the change must not change the item's id")
+            if let changedKey = machine.store.key(of: item), changedKey != key {
+                preconditionFailure(
+                    "PaginatedListViewModel.\(api): a change must not change the item's id (\(key) became \(changedKey))"
+                )
+            }
             if changed.updateValue(item, forKey: index) == nil { order.append(index) }
         }
         let replacements = order.map { ($0, changed[$0]!) }

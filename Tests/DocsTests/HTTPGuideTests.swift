@@ -539,26 +539,13 @@ final class HTTPGuideTests {
         #expect(count == 23)
     }
 
-    // MARK: - The client, the PaginatedList sources, your own envelope
+    // MARK: - The client, your own envelope
 
     @Test func theClientSampleDecodesPosts() async throws {
         let client = HTTPClient()   // URLSession.shared; JSONCoding's decoder: snake_case keys, ISO 8601 dates
         let posts: Producer<[Post], HTTPError> = client.get([Post].self, from: base.appendingPathComponent("offset"))
         let first = try await posts.first()
         #expect(first?.first?.createdAt == Date(timeIntervalSince1970: 1_714_564_801))
-    }
-
-    @Test func thePaginatedListSourcesSamplesPageTheFeed() async {
-        let pagedByNumber = PageNumberSource<Post, HTTPError>(url: base.appendingPathComponent("page"), pageSize: 20)
-        let pagedByCursor = CursorSource<Post, String, HTTPError>(url: base.appendingPathComponent("cursor"))
-        let pagedByLink = CursorSource<Post, URL, HTTPError>(url: base.appendingPathComponent("link"))
-        let pagedByNext = CursorSource<Post, URL, HTTPError>(url: base.appendingPathComponent("drf"), next: .bodyField)
-        let pagedByOffset = OffsetSource<Post, HTTPError>(url: base.appendingPathComponent("offset"), limit: 20)
-        #expect(await loadAll(pagedByNumber).map(\.id) == Self.numbers)
-        #expect(await loadAll(pagedByCursor).map(\.id) == Self.numbers)
-        #expect(await loadAll(pagedByLink).map(\.id) == Self.numbers)
-        #expect(await loadAll(pagedByNext).map(\.id) == Self.numbers)
-        #expect(await loadAll(pagedByOffset).map(\.id) == Self.numbers)
     }
 
     @Test func theOwnEnvelopeSamplePagesTheFeed() async {

@@ -15,7 +15,7 @@ import Testing
 
     private func pageList() -> PaginatedListViewModel<FeedItem, HTTPError> {
         PaginatedListViewModel(
-            dependency: PageNumberSource<FeedItem, HTTPError>(url: server.url("/page"), pageSize: 5),
+            dependency: HTTPPageSource<FeedItem>(url: server.url("/page"), paging: .pageNumber(pageSize: 5)),
             scheduler: ImmediateScheduler()
         )
     }
@@ -121,7 +121,7 @@ import Testing
 
     @Test func resetDuringASlowLoadClosesTheConnectionAndNoStalePageLands() async throws {
         let list = PaginatedListViewModel(
-            dependency: PageNumberSource<FeedItem, HTTPError>(url: server.url("/page?tag=first"), pageSize: 5),
+            dependency: HTTPPageSource<FeedItem>(url: server.url("/page?tag=first"), paging: .pageNumber(pageSize: 5)),
             scheduler: ImmediateScheduler()
         )
         let sizes = EventLog()

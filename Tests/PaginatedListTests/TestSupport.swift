@@ -176,3 +176,17 @@ func synchronousChain(pages count: Int, size: Int, starts: Counter? = nil) -> Te
     }
     return page(0)
 }
+
+/// The first `count` pages of a chain of `source` (fewer if it ends first), straight from the page
+/// producers (no view model, which would merge repeated ids): for a source that delivers inside `start`.
+func firstPages<D: PaginatedListDependency>(of source: D, count: Int) -> [Page<D.Item, D.Failure>] {
+    let pages = Locked<[Page<D.Item, D.Failure>]>([])
+    var producer: Producer<Page<D.Item, D.Failure>, D.Failure>? = source.firstPage()
+    for _ in 0 ..< count {
+        guard let current = producer else { break }
+        let before = pages.withLock { $0.count }
+        current.startWithValues { page in pages.withLock { $0.append(page) } }
+        producer = pages.withLock { $0.count > before ? $0.last?.next : nil }
+    }
+    return pages.withLock { $0 }
+}

@@ -6,8 +6,8 @@ import Signals
 /// counts). The list ends at an empty page, at a page shorter than `pageSize` (unless `endOfList` is
 /// `.emptyPage`), or when the response's `totalPages` / `totalItems` says the page was the last.
 ///
-/// When `Item` is `Identifiable` the source drops items an earlier page of the same chain delivered, on
-/// either side of the start page (reported as `.sourceCorrection(.duplicatesDropped(count:))`); a full page that holds nothing else —
+/// The source drops items an earlier page of the same chain delivered, on either side of the start page,
+/// by its `deduplication` (by default, by `id` when `Item` is `Identifiable`) (reported as `.sourceCorrection(.duplicatesDropped(count:))`); a full page that holds nothing else —
 /// the feed grew by a page or more above the items shown since the last request, so page numbers cannot
 /// catch up — lands empty and says so with `.sourceCorrection(.feedOutpaced)` (the view model loads the
 /// next page at once, within its bound). It does *not* fill the hole a deletion above the loaded range
@@ -47,25 +47,20 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
     /// How the last page is recognised when the response carries no totals.
     public let endOfList: EndOfList
     let fetch: Fetch
-    private let deduplication: @Sendable () -> Deduplication<Item>
+    /// Which items are dropped as delivered by an earlier page of the chain.
+    public let deduplication: DuplicatePolicy<Item>
 
     /// A source fetching pages of `pageSize` items with `fetch`, the first numbered `firstPageIndex`,
-    /// opening at page `startPage` (`nil`: `firstPageIndex`).
-    ///
-    /// Keeps every item the server sends (items are not `Identifiable`).
+    /// opening at page `startPage` (`nil`: `firstPageIndex`), dropping items an earlier page of the chain
+    /// delivered by `deduplication` (`.automatic`: by `id` when `Item` is `Identifiable`), on either side
+    /// of the start page.
     ///
     /// `startPage`: the page the list opens at; the pages before it, down to `firstPageIndex`,
     ///   come through `Page.previous`. A number below `firstPageIndex` opens at `firstPageIndex`.
     public init(
         firstPageIndex: Int = 1, startPage: Int? = nil, pageSize: Int, endOfList: EndOfList = .shortPage,
-        fetch: @escaping Fetch
+        deduplication: DuplicatePolicy<Item> = .automatic, fetch: @escaping Fetch
     ) {
-        self.init(firstPageIndex: firstPageIndex, startPage: startPage, pageSize: pageSize, endOfList: endOfList,
-                  fetch: fetch, deduplication: { .none })
-    }
-
-    init(firstPageIndex: Int, startPage: Int?, pageSize: Int, endOfList: EndOfList, fetch: @escaping Fetch,
-         deduplication: @escaping @Sendable () -> Deduplication<Item>) {
         precondition(pageSize > 0, "PageNumberSource: pageSize must be positive")
         self.firstPageIndex = firstPageIndex
         self.startPage = max(startPage ?? firstPageIndex, firstPageIndex)
@@ -77,7 +72,7 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
 
     /// The first page of a fresh chain: fetches page `startPage` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(startPage, deduplication(), role: .start)
+        page(startPage, deduplication.makeChain(), role: .start)
     }
 
     /// How a page was reached: which of its neighbours it carries.
@@ -128,21 +123,5 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
             return true
         }
         return endOfList == .shortPage && response.items.count < pageSize
-    }
-}
-
-extension PageNumberSource where Item: Identifiable, Item.ID: Sendable {
-    /// A source fetching pages of `pageSize` items with `fetch`, the first numbered `firstPageIndex`,
-    /// opening at page `startPage` (`nil`: `firstPageIndex`), that drops items an earlier page of the
-    /// chain delivered (by `id`), on either side of the start page.
-    ///
-    /// `startPage`: the page the list opens at; the pages before it, down to `firstPageIndex`,
-    ///   come through `Page.previous`. A number below `firstPageIndex` opens at `firstPageIndex`.
-    public init(
-        firstPageIndex: Int = 1, startPage: Int? = nil, pageSize: Int, endOfList: EndOfList = .shortPage,
-        fetch: @escaping Fetch
-    ) {
-        self.init(firstPageIndex: firstPageIndex, startPage: startPage, pageSize: pageSize, endOfList: endOfList,
-                  fetch: fetch, deduplication: { .byIdentity })
     }
 }

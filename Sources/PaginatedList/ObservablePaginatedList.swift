@@ -38,7 +38,7 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     /// The error of the most recently failed kind of load that has not been retried since: the view
     /// model's `lastError`. Which load failed is in `loadStates` (show an error row with `retry()`).
     public private(set) var lastError: Failure?
-    /// Whether the last page is held (`loadStates.append == .complete`): the view model's `exhausted`.
+    /// Whether the last page is held (`loadStates.append.isComplete`): the view model's `exhausted`.
     public private(set) var exhausted: Bool
 
     /// The view model this mirror shows: for what the mirror does not forward (edits, `reset()`, `changes`).

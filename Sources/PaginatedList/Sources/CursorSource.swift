@@ -6,7 +6,8 @@ import Signals
 /// The first page is fetched with `fetch(start)` (`nil` by default: the top of the list), each later one
 /// with the cursor the previous response gave; a response with a `nil` `nextCursor` is the last page.
 /// The source drops items an earlier page of the same chain delivered, on either side of the first page,
-/// by its `deduplication` (by default, by `id` when `Item` is `Identifiable`) (reported as `.sourceCorrection(.duplicatesDropped(count:))`).
+/// by its `deduplication` (by default, by `id` when `Item` is `Identifiable`), and reports them as
+/// `.sourceCorrection(.duplicatesDropped(count:))`.
 ///
 /// **Both ways.** A response's `previousCursor` makes the page it came with carry the page before it as
 /// its `previous`: `loadPreviousPage()` fetches `fetch(previousCursor)`, and so on up while responses give

@@ -7,7 +7,8 @@ import Signals
 /// `.emptyPage`), or when the response's `totalPages` / `totalItems` says the page was the last.
 ///
 /// The source drops items an earlier page of the same chain delivered, on either side of the start page,
-/// by its `deduplication` (by default, by `id` when `Item` is `Identifiable`) (reported as `.sourceCorrection(.duplicatesDropped(count:))`); a full page that holds nothing else —
+/// by its `deduplication` (by default, by `id` when `Item` is `Identifiable`), and reports them as
+/// `.sourceCorrection(.duplicatesDropped(count:))`; a full page that holds nothing else —
 /// the feed grew by a page or more above the items shown since the last request, so page numbers cannot
 /// catch up — lands empty and says so with `.sourceCorrection(.feedOutpaced)` (the view model loads the
 /// next page at once, within its bound). It does *not* fill the hole a deletion above the loaded range

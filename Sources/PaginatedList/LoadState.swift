@@ -45,7 +45,7 @@ extension LoadState: Equatable where Failure: Equatable {}
 /// The states of a `PaginatedListViewModel`'s three kinds of load, published as one value: a refresh,
 /// the page before the first item held (`prepend`), and the page after the last (`append`).
 ///
-/// `loading`, `lastError`, `exhausted` and `state` derive from it: `loading` is true while any kind loads,
+/// `loading`, `lastError` and `exhausted` are views of it: `loading` is true while any kind loads,
 /// `exhausted` is `append.isComplete`.
 public struct LoadStates<Failure: Error> {
     /// The state of the refresh (`refresh()`, `refresh(_:)`): `.idle` unless one is loading or the last one failed.

@@ -15,11 +15,11 @@ import Signals
 /// **Updates.** One transition of the view model is one update of the mirror, on the main actor: every
 /// property it changes is already set when any observer of the mirror runs. A property is set only when
 /// its value changes, so a view that reads only `items` is not invalidated by a change of a load state, and
-/// one that reads `isLoadingNextPage` is not invalidated by a refresh. When the view model delivers on the
-/// main thread (its default scheduler, `UIScheduler()`), each transition is applied as it is published,
-/// before the call that caused it returns when that call runs on the main thread. From another scheduler,
-/// transitions are applied on the main actor in order; those that pile up before the main actor runs are
-/// applied as one update that shows the latest.
+/// one that reads `exhausted` is not invalidated by a load that starts or ends. When the view model
+/// delivers on the main thread (its default scheduler, `UIScheduler()`), each transition is applied as it
+/// is published, before the call that caused it returns when that call runs on the main thread. From
+/// another scheduler, transitions are applied on the main actor in order; those that pile up before the
+/// main actor runs are applied as one update that shows the latest.
 ///
 /// **Ownership.** The mirror retains its view model; the view model does not retain the mirror. Releasing
 /// the mirror stops the observation.
@@ -33,20 +33,13 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     /// The index of the first held item below a gap a refresh left (see `PaginatedListViewModel.gap`):
     /// show a "load newer" row above it that calls `fillGap()`. `nil` when no gap is open.
     public private(set) var gap: Int?
-    /// Whether the page after the last item is loading: show a spinner row at the end.
-    public private(set) var isLoadingNextPage: Bool
-    /// Whether the page before the first item is loading: show a spinner row at the top.
-    public private(set) var isLoadingPreviousPage: Bool
-    /// Whether a refresh (or `fillGap()`) is loading.
-    public private(set) var isRefreshing: Bool
-    /// The error of the last load of the next page, while it stands: show an error row with `retry()`.
-    public private(set) var nextPageError: Failure?
-    /// The error of the last load of the previous page, while it stands.
-    public private(set) var previousPageError: Failure?
-    /// The error of the last refresh (or `fillGap()`), while it stands; the list still shows what it held.
-    public private(set) var refreshError: Failure?
-    /// Whether the last page is held: nothing more loads at the end.
-    public private(set) var isExhausted: Bool
+    /// Whether any kind of load is in flight (`loadStates.isLoading`): the view model's `loading`.
+    public private(set) var loading: Bool
+    /// The error of the most recently failed kind of load that has not been retried since: the view
+    /// model's `lastError`. Which load failed is in `loadStates` (show an error row with `retry()`).
+    public private(set) var lastError: Failure?
+    /// Whether the last page is held (`loadStates.append.isComplete`): the view model's `exhausted`.
+    public private(set) var exhausted: Bool
 
     /// The view model this mirror shows: for what the mirror does not forward (edits, `reset()`, `changes`).
     @ObservationIgnored public let viewModel: PaginatedListViewModel<Item, Failure>
@@ -73,13 +66,9 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         items = state.items
         loadStates = state.loadStates
         gap = state.gap
-        isLoadingNextPage = state.loadStates.append.isLoading
-        isLoadingPreviousPage = state.loadStates.prepend.isLoading
-        isRefreshing = state.loadStates.refresh.isLoading
-        nextPageError = state.loadStates.append.error
-        previousPageError = state.loadStates.prepend.error
-        refreshError = state.loadStates.refresh.error
-        isExhausted = state.loadStates.append.isComplete
+        loading = state.loadStates.isLoading
+        lastError = state.lastError
+        exhausted = state.loadStates.append.isComplete
         shown = Shown(state)
         repeatRefresh = { [viewModel] in viewModel.refresh() }
         observation.inner = viewModel.core.mirrorChanged.output.observeValues { [weak self] _ in
@@ -101,9 +90,9 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     ///
     /// Call it from every row's `onAppear`: it is cheap, and the view model loads at most one page per
     /// direction at a time, remembers the request while a page loads, and re-checks it when the page lands.
-    /// See `PaginatedListViewModel.loadNextPageIfNeeded(visibleIndex:prefetchDistance:)`.
+    /// See `PaginatedListViewModel.loadPagesIfNeeded(visibleIndex:prefetchDistance:)`.
     public func rowAppeared(_ index: Int) {
-        viewModel.loadNextPageIfNeeded(visibleIndex: index, prefetchDistance: prefetchDistance)
+        viewModel.loadPagesIfNeeded(visibleIndex: index, prefetchDistance: prefetchDistance)
     }
 
     /// Loads the next page, unless one is loading, a refresh is, or the list is exhausted; after a
@@ -118,17 +107,17 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         viewModel.loadPreviousPage()
     }
 
-    /// Retries what failed, as shown: the last refresh or gap fill this mirror started (or `refresh()`)
-    /// if `refreshError` is set, the next page if `nextPageError` is, the previous page if
-    /// `previousPageError` is. Does nothing when nothing failed.
+    /// Retries what failed, as shown in `loadStates`: the last refresh or gap fill this mirror started (or
+    /// `refresh()`) if `loadStates.refresh` failed, the next page if `loadStates.append` did, the previous
+    /// page if `loadStates.prepend` did. Does nothing when nothing failed.
     public func retry() {
-        if refreshError != nil { repeatRefresh() }
-        if nextPageError != nil { viewModel.loadNextPage() }
-        if previousPageError != nil { viewModel.loadPreviousPage() }
+        if loadStates.refresh.error != nil { repeatRefresh() }
+        if loadStates.append.error != nil { viewModel.loadNextPage() }
+        if loadStates.prepend.error != nil { viewModel.loadPreviousPage() }
     }
 
-    /// Loads the items missing at the gap (`PaginatedListViewModel.fillGap()`); reported on `isRefreshing`
-    /// and `refreshError`. Does nothing without a gap or while a refresh loads.
+    /// Loads the items missing at the gap (`PaginatedListViewModel.fillGap()`); reported on
+    /// `loadStates.refresh`. Does nothing without a gap or while a refresh loads.
     public func fillGap() {
         repeatRefresh = { [viewModel] in viewModel.fillGap() }
         viewModel.fillGap()
@@ -192,21 +181,15 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         guard state.sequence > shown.sequence else { return }
         if state.itemsVersion != shown.itemsVersion { items = state.items }
         let states = state.loadStates
-        if !states.hasSameCases(as: loadStates) || state.failures != shown.failures { loadStates = states }
+        if !states.hasSameCases(as: loadStates) || state.failures != shown.failures {
+            loadStates = states
+            // `lastError` changes only in a transition that changes a load state (a failure, a retry, a
+            // reset), and only when an error stands or stood.
+            if lastError != nil || state.lastError != nil { lastError = state.lastError }
+        }
         set(\.gap, state.gap)
-        set(\.isLoadingNextPage, states.append.isLoading)
-        set(\.isLoadingPreviousPage, states.prepend.isLoading)
-        set(\.isRefreshing, states.refresh.isLoading)
-        set(\.isExhausted, states.append.isComplete)
-        if state.failures.append != shown.failures.append || (nextPageError == nil) != (states.append.error == nil) {
-            nextPageError = states.append.error
-        }
-        if state.failures.prepend != shown.failures.prepend || (previousPageError == nil) != (states.prepend.error == nil) {
-            previousPageError = states.prepend.error
-        }
-        if state.failures.refresh != shown.failures.refresh || (refreshError == nil) != (states.refresh.error == nil) {
-            refreshError = states.refresh.error
-        }
+        set(\.loading, states.isLoading)
+        set(\.exhausted, states.append.isComplete)
         shown = Shown(state)
         endSettledRefreshes()
     }
@@ -260,7 +243,7 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     }
 }
 
-extension ObservablePaginatedList where Item: Identifiable {
+extension ObservablePaginatedList {
     /// Refreshes the list by `policy` (`PaginatedListViewModel.refresh(_:)`: `.mergeOnTop` keeps what the
     /// user has read and may leave a `gap`) and returns once the refresh has landed, failed or been cut
     /// off, with the mirror already showing the outcome. As `refresh()`, for `.refreshable`.

@@ -23,33 +23,14 @@ public struct Page<Item, Failure: Error> {
     /// hands it back to the store when the pages it holds change.
     @usableFromInline package let origin: (any PageOrigin)?
 
-    /// A page of `items` followed by what `next` produces (`nil`: this is the last page), with nothing
-    /// before it.
-    public init(items: [Item], next: Producer<Page<Item, Failure>, Failure>?) {
-        self.init(items: items, previous: nil, next: next, diagnostics: [])
-    }
-
-    /// A page of `items` between what `previous` and `next` produce (`nil`: nothing on that side).
+    /// A page of `items` between what `previous` and `next` produce (`nil`: nothing on that side; by
+    /// default nothing comes before it), with what its source corrected while loading it (`diagnostics`,
+    /// none by default).
     public init(
         items: [Item],
-        previous: Producer<Page<Item, Failure>, Failure>?,
-        next: Producer<Page<Item, Failure>, Failure>?
-    ) {
-        self.init(items: items, previous: previous, next: next, diagnostics: [])
-    }
-
-    /// A page of `items` followed by what `next` produces, with what its source corrected while loading it.
-    public init(items: [Item], next: Producer<Page<Item, Failure>, Failure>?, diagnostics: [PaginatedListDiagnostic]) {
-        self.init(items: items, previous: nil, next: next, diagnostics: diagnostics)
-    }
-
-    /// A page of `items` between what `previous` and `next` produce, with what its source corrected while
-    /// loading it.
-    public init(
-        items: [Item],
-        previous: Producer<Page<Item, Failure>, Failure>?,
+        previous: Producer<Page<Item, Failure>, Failure>? = nil,
         next: Producer<Page<Item, Failure>, Failure>?,
-        diagnostics: [PaginatedListDiagnostic]
+        diagnostics: [PaginatedListDiagnostic] = []
     ) {
         self.init(items: items, previous: previous, next: next, diagnostics: diagnostics, origin: nil)
     }

@@ -18,14 +18,16 @@ extension PaginatedListViewModel {
         }
     }
 
-    /// Calls `loadNextPageIfNeeded(visibleIndex:prefetchDistance:)` with the last row of each burst of
+    /// Calls `loadPagesIfNeeded(visibleIndex:prefetchDistance:)` with the last row of each burst of
     /// `visibleIndices`: when `interval` has passed on `scheduler` without another row.
     ///
     /// Feed it the rows a list view displays (`willDisplay`, `onAppear`, a moving cursor). The last row
-    /// of a burst is where the user stopped; a row sent while a page loads is remembered and re-checked
-    /// when it lands, as with `loadNextPageIfNeeded`. Stops as `loadNextPage(whenever:debounce:on:)` does.
+    /// of a burst is where the user stopped: the next page loads when it is near the end, the previous
+    /// page when it is near the top. A row sent while a page loads is remembered and re-checked when it
+    /// lands, as with `loadPagesIfNeeded(visibleIndex:prefetchDistance:)`. Stops as
+    /// `loadNextPage(whenever:debounce:on:)` does.
     @discardableResult
-    public func loadNextPageIfNeeded(
+    public func loadPagesIfNeeded(
         visibleIndices: Signal<Int, Never>, prefetchDistance: Int = 5,
         debounce interval: Duration, on scheduler: any DateScheduler
     ) -> any Disposable {

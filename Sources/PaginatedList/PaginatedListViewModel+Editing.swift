@@ -13,7 +13,8 @@ extension PaginatedListViewModel where Item: Identifiable {
     /// Changes the held item whose id is `id` with `change`, in place; nothing if no held item has that id.
     ///
     /// `change` runs on the view model's scheduler, once, with no lock held. It must not change the item's
-    /// id: that is a precondition failure. One transition, as `update(_:)`.
+    /// id: that is a precondition failure whose message names `update(id:_:)` and both ids. One
+    /// transition, as `update(_:)`.
     @inlinable
     public func update(id: Item.ID, _ change: @escaping @Sendable (inout Item) -> Void) {
         core.submit(.modify(key: AnyHashable(id), change: change))
@@ -41,32 +42,45 @@ extension PaginatedListViewModel where Item: Identifiable {
     }
 }
 
-extension PaginatedListViewModel where Item: Identifiable {
+extension PaginatedListViewModel {
     /// Brings the list up to date by `policy`, keeping the held items visible and editable until the new
     /// data lands (see `RefreshPolicy`); `refresh()` is `refresh(.replace)`.
     ///
     /// Cuts off an append or prepend in flight; `loadStates.refresh` is `.loading` meanwhile and
     /// `loadNextPage()` / `loadPreviousPage()` do nothing. A failed refresh keeps the list as it is and
-    /// reports on `loadStates.refresh` and `lastError`. No id is ever held twice. May be called from any
-    /// thread; runs on the scheduler.
+    /// reports on `loadStates.refresh` and `lastError`. No id is ever held twice. `.mergeOnTop` finds where
+    /// the fresh pages join the held items by their ids: for items that are not `Identifiable` it acts as
+    /// `.replace`. May be called from any thread; runs on the scheduler.
     public func refresh(_ policy: RefreshPolicy) {
         core.submit(.refresh(Self.mode(of: policy), check: nil))
     }
 
-    /// `refresh(policy)`, asking `changed` first whether the feed changed (an ETag or Last-Modified check
-    /// that may answer 304, a version number): `false` ends the refresh with no page request and no change
-    /// to the list.
-    public func refresh(_ policy: RefreshPolicy, ifChanged changed: Producer<Bool, Failure>) {
+    /// `refresh(policy)`, asking `changed` first whether the feed changed since the list loaded (an HTTP
+    /// `If-None-Match` or `If-Modified-Since` request that may answer 304, a version number): `false` ends
+    /// the refresh with no page request and no change to the list.
+    public func refresh(_ policy: RefreshPolicy = .replace, ifChanged changed: Producer<Bool, Failure>) {
         core.submit(.refresh(Self.mode(of: policy), check: changed))
     }
 
+    private static func mode(of policy: RefreshPolicy) -> ViewModelStorage<Item, Failure>.Machine.RefreshMode {
+        switch policy {
+        case .replace: .replace
+        case let .mergeOnTop(maxPages, onGap):
+            Item.self is any Identifiable.Type ? .mergeOnTop(maxPages: maxPages, onGap: onGap) : .replace
+        case .reloadAll: .reloadAll
+        }
+    }
+}
+
+extension PaginatedListViewModel where Item: Identifiable {
     /// Applies partial records to the held items in one transition: for each patch, `apply` changes the
     /// held item whose id is `id(patch)` (patches for ids not held are skipped). `items` sends once and
     /// `changes` sends one `.updated` with every offset changed: a counters endpoint or a server diff
     /// patches like counts without re-fetching whole items.
     ///
     /// `apply` runs on the view model's scheduler, once per patch, with no lock held; it must not change
-    /// the item's id (a precondition failure). May be called from any thread.
+    /// the item's id: that is a precondition failure whose message names `update(_:id:apply:)` and both
+    /// ids. May be called from any thread.
     public func update<Patch: Sendable>(
         _ patches: [Patch], id: (Patch) -> Item.ID, apply: @escaping @Sendable (inout Item, Patch) -> Void
     ) where Item: SendableMetatype {
@@ -79,13 +93,5 @@ extension PaginatedListViewModel where Item: Identifiable {
         _ apply: @escaping @Sendable (inout Item, Patch) -> Void, with patch: Patch
     ) -> @Sendable (inout Item) -> Void where Item: SendableMetatype {
         { item in apply(&item, patch) }
-    }
-
-    private static func mode(of policy: RefreshPolicy) -> ViewModelStorage<Item, Failure>.Machine.RefreshMode {
-        switch policy {
-        case .replace: .replace
-        case let .mergeOnTop(maxPages, onGap): .mergeOnTop(maxPages: maxPages, onGap: onGap)
-        case .reloadAll: .reloadAll
-        }
     }
 }

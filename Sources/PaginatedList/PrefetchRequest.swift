@@ -1,5 +1,5 @@
 /// "The user is looking at rows `first...last`; load more when at most `prefetchDistance` rows lie beyond
-/// them": what `loadNextPageIfNeeded(visibleIndex:prefetchDistance:)` and
+/// them": what `loadPagesIfNeeded(visibleIndex:prefetchDistance:)` and
 /// `loadPagesIfNeeded(visibleRows:prefetchDistance:)` ask, at both ends of the list.
 // `@usableFromInline`: the view model's commands and pending loads carry one; the inlinable landing of a
 // page asks it whether to load on (out of line: only after a prefetch request).

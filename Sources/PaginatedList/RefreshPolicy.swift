@@ -8,11 +8,14 @@ public enum RefreshPolicy: Equatable, Sendable {
     /// item already held (it *overlaps*), then splices the new items above the held ones, updates the held
     /// items that came back in place, and removes the held items above the overlap that the feed no
     /// longer has. If no page within `maxPages` overlaps, `onGap` decides what happens to the held items.
+    /// Overlaps are found by id: for items that are not `Identifiable`, it acts as `.replace`.
     case mergeOnTop(maxPages: Int, onGap: GapPolicy)
     /// Reloads as many pages from the top as the list holds, in order; when the last lands, the list
     /// becomes exactly their content in one transition, each page replacing the range of the page it
     /// reloads: new items inserted, moved ones moved, items no page brought back removed. A reload that
-    /// fails or is cut off part-way leaves the list as it was. For feeds that re-rank.
+    /// fails or is cut off part-way leaves the list as it was. For feeds that re-rank. Unlike
+    /// `PaginatedListViewModel.reload()`, which empties the list and starts over from the first page, the
+    /// list never goes blank.
     case reloadAll
 }
 

@@ -444,27 +444,6 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
         }
     }
 
-    /// `CursorSource`'s fetch with the body's cursor as the cursor (the cursor style): the cursors of the
-    /// pages after and before each page.
-    var cursorFetch: CursorSource<Item, String, HTTPError>.Fetch {
-        { [self] cursor in
-            let pageURL = cursor.map { HTTPQuery.url(url, setting: [(name: cursorParameter, value: $0)]) } ?? url
-            return read(pageURL, isFirst: cursor == nil).attemptMap { page throws(HTTPError) in
-                var next: String?
-                if case let .cursor(value) = try self.next(after: page) {
-                    try refuseRepeat(value, sent: cursor, at: nil, page)
-                    next = value
-                }
-                var previous: String?
-                if case let .cursor(value) = try self.previous(of: page) {
-                    try refuseRepeat(value, sent: cursor, at: pagination.previous, page)
-                    previous = value
-                }
-                return CursorResponse(items: page.items, previousCursor: previous, nextCursor: next)
-            }
-        }
-    }
-
     /// The query parameter a cursor-like style sends its cursor in.
     private var cursorParameter: String {
         switch pagination.style {

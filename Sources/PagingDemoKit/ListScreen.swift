@@ -119,12 +119,13 @@ package struct ListScreen: Sendable {
     }
 
     /// The whole screen, `height` lines of at most `width` characters: a title, the rows around the
-    /// cursor (with a row for the gap, and rows that say a page is loading above or below), a status line
+    /// cursor (with a row for the gap, and rows that say a page is loading above or below, by
+    /// `loadStates`), a status line (what loads, else `lastError`, else whether the feed is exhausted)
     /// (ending with `note`, if any: the source's corrections) and the key help. Scrolls `top` so that the
     /// cursor is visible.
     package mutating func render(
-        rows: ItemList<Row>, state: PaginatedListState<FeedError>, title: String, width: Int, height: Int,
-        note: String? = nil, window: Window = Window()
+        rows: ItemList<Row>, loadStates: LoadStates<FeedError>, lastError: FeedError? = nil, title: String,
+        width: Int, height: Int, note: String? = nil, window: Window = Window()
     ) -> [Line] {
         let width = max(width, 20)
         let height = max(height, 8)
@@ -137,7 +138,7 @@ package struct ListScreen: Sendable {
             if index == window.gap { entries.append(.gap) }
             entries.append(.row(index))
         }
-        let later = Self.placeholder(for: state, count: rows.count)
+        let later = Self.placeholder(for: loadStates.append, count: rows.count)
         if let later { entries.append(.later(later)) }
         // The placeholder row below the last row counts as part of the list, shown with the last row.
         let cursorLine = entries.firstIndex(of: .row(cursor)) ?? 0
@@ -170,7 +171,7 @@ package struct ListScreen: Sendable {
             }
         }
         lines.append(Line(text: String(repeating: "-", count: width), style: .rule))
-        var statusLine = status(count: rows.count, state: state, dropped: window.dropped)
+        var statusLine = status(count: rows.count, loadStates: loadStates, lastError: lastError, dropped: window.dropped)
         if let note { statusLine.text += " | \(note)" }
         lines.append(statusLine)
         lines.append(Line(text: "j/k move  u like  d delete  n new  r refresh  f fill gap  t retry  x reload  q quit",
@@ -178,12 +179,12 @@ package struct ListScreen: Sendable {
         return lines.map { Line(text: Self.truncate($0.text, to: width), style: $0.style) }
     }
 
-    /// The row shown just below the last loaded row.
-    private static func placeholder(for state: PaginatedListState<FeedError>, count: Int) -> String? {
-        switch state {
+    /// The row shown just below the last loaded row, by the state of the next page's load.
+    private static func placeholder(for append: LoadState<FeedError>, count: Int) -> String? {
+        switch append {
         case .loading: "  ... loading more"
         case .failed: "  !!! load failed: press t to try again"
-        case .exhausted: count == 0 ? "  (the feed is empty)" : "  -- end of feed --"
+        case .complete: count == 0 ? "  (the feed is empty)" : "  -- end of feed --"
         case .idle: nil
         }
     }
@@ -198,15 +199,15 @@ package struct ListScreen: Sendable {
         }
     }
 
-    private func status(count: Int, state: PaginatedListState<FeedError>, dropped: Int?) -> Line {
+    private func status(count: Int, loadStates: LoadStates<FeedError>, lastError: FeedError?, dropped: Int?) -> Line {
         let held = dropped.map { "held, \($0) dropped" } ?? "loaded"
         let position = count == 0 ? "no rows" : "row \(cursor + 1) of \(count) \(held)"
-        switch state {
-        case .idle: return Line(text: "ready | \(position)", style: .status)
-        case .loading: return Line(text: "loading... | \(position)", style: .status)
-        case let .failed(error): return Line(text: "error: \(error) (t: try again) | \(position)", style: .error)
-        case .exhausted: return Line(text: "exhausted: all \(count) rows loaded | \(position)", style: .status)
+        if loadStates.isLoading { return Line(text: "loading... | \(position)", style: .status) }
+        if let lastError { return Line(text: "error: \(lastError) (t: try again) | \(position)", style: .error) }
+        if loadStates.append.isComplete {
+            return Line(text: "exhausted: all \(count) rows loaded | \(position)", style: .status)
         }
+        return Line(text: "ready | \(position)", style: .status)
     }
 
     private func pad(_ number: Int, to width: Int) -> String {

@@ -34,8 +34,9 @@ extension DateScheduler {
 }
 
 extension Duration {
-    /// The duration in seconds, as a `TimeInterval`.
-    public var timeInterval: TimeInterval {
+    /// The duration in seconds, as a `TimeInterval`. `package`: the modules of this package convert
+    /// durations for `Date` and `Dispatch`; the public API adds nothing to a standard-library type.
+    package var timeInterval: TimeInterval {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }

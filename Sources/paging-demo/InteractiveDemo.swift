@@ -43,7 +43,6 @@ final class InteractiveDemo {
         }
         observations = [
             viewModel.items.signal.observeValues { _ in changed() },
-            viewModel.state.signal.observeValues { _ in changed() },
             viewModel.loadStates.signal.observeValues { _ in changed() },
             viewModel.gap.signal.observeValues { _ in changed() },
             viewModel.diagnostics.observeValues { [weak self] diagnostic in
@@ -118,13 +117,13 @@ final class InteractiveDemo {
     private func redraw() {
         list.settle()
         let (cursor, distance) = list.withScreen { ($0.cursor, $0.prefetchDistance) }
-        viewModel.loadNextPageIfNeeded(visibleIndex: cursor, prefetchDistance: distance)
+        viewModel.loadPagesIfNeeded(visibleIndex: cursor, prefetchDistance: distance)
         let size = TerminalUI.size
         let window = list.window(maxPages: options.maxPages)
-        let (rows, state) = (viewModel.items.value, viewModel.state.value)
+        let (rows, loadStates, lastError) = (viewModel.items.value, viewModel.loadStates.value, viewModel.lastError.value)
         let lines = list.withScreen { screen in
             screen.render(
-                rows: rows, state: state, title: title, width: size.width, height: size.height,
+                rows: rows, loadStates: loadStates, lastError: lastError, title: title, width: size.width, height: size.height,
                 note: [list.storeStatus(), lastDiagnostic.map { "fixes: \(corrections), last: \($0)" }]
                     .compactMap { $0 }.joined(separator: " | ").nilIfEmpty, window: window
             )

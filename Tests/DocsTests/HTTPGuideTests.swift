@@ -125,13 +125,15 @@ final class HTTPGuideTests {
 
     init() async throws { server = try await HTTPGuide.Server.start() }
 
-    /// Calls `loadNextPage()` on `list` (on `ImmediateScheduler`) and returns the state its load ended in.
-    func loadNextPage<Item: Sendable>(_ list: PaginatedListViewModel<Item, HTTPError>) async -> PaginatedListState<HTTPError>? {
+    /// Calls `loadNextPage()` on `list` (on `ImmediateScheduler`) and returns the state the next page's
+    /// load ended in.
+    func loadNextPage<Item: Sendable>(_ list: PaginatedListViewModel<Item, HTTPError>) async -> LoadState<HTTPError>? {
         // Observe before the call, so the load's `.loading` and the state after it are both seen.
-        let (states, continuation) = AsyncStream.makeStream(of: PaginatedListState<HTTPError>.self)
-        let observation = list.state.signal.observeValues { continuation.yield($0) }
+        let (states, continuation) = AsyncStream.makeStream(of: LoadState<HTTPError>.self)
+        let observation = list.loadStates.signal.observeValues { continuation.yield($0.append) }
         defer { observation?.dispose() }
-        guard list.state.value == .idle || list.state.value.error != nil else { return nil }   // nothing to load
+        let append = list.loadStates.value.append
+        guard append == .idle || append.error != nil else { return nil }   // nothing to load
         list.loadNextPage()
         var started = false
         for await state in states {
@@ -146,7 +148,7 @@ final class HTTPGuideTests {
         for _ in 0 ..< 50 {
             guard await loadNextPage(list) == .idle else { break }
         }
-        #expect(list.state.value == .exhausted, "\(String(describing: list.lastError.value))")
+        #expect(list.exhausted.value, "\(String(describing: list.lastError.value))")
         return Array(list.items.value)
     }
 
@@ -171,7 +173,7 @@ final class HTTPGuideTests {
         let deadline = ContinuousClock.now + .seconds(60)
         while list.items.value.count < 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(list.items.value.map(\.id) == Array(1 ... 20))
-        #expect(await loadNextPage(list) == .exhausted)
+        #expect(await loadNextPage(list) == .complete)
         #expect(list.items.value.map(\.id) == Self.numbers)
     }
 
@@ -525,11 +527,11 @@ final class HTTPGuideTests {
     @Test func theCommandLineSamplePagesEverythingWithoutAMainRunLoop() async {
         let issues = HTTPPageSource<Issue>(url: URL(string: "github?per_page=10", relativeTo: base)!, paging: .linkHeader())
         let list = PaginatedListViewModel(dependency: issues, scheduler: QueueScheduler(label: "issues"))
-        paging: for await state in list.state.values {
-            switch state {
+        paging: for await states in list.loadStates.values {
+            switch states.append {
             case .idle: list.loadNextPage()   // at the start, and after each page: the next one
             case .loading: continue
-            case .exhausted: break paging
+            case .complete: break paging
             case let .failed(error): print(error); break paging
             }
         }
@@ -544,11 +546,11 @@ final class HTTPGuideTests {
             DispatchQueue.global().async {
                 let list = PaginatedListViewModel(dependency: issues, scheduler: QueueScheduler(label: "issues"))
                 let done = DispatchSemaphore(value: 0)
-                let observation = list.state.producer.startWithValues { state in
-                    switch state {
+                let observation = list.loadStates.producer.startWithValues { states in
+                    switch states.append {
                     case .idle: list.loadNextPage()
                     case .loading: break
-                    case .exhausted, .failed: done.signal()
+                    case .complete, .failed: done.signal()
                     }
                 }
                 _ = done.wait(timeout: .now() + 20)
@@ -559,26 +561,13 @@ final class HTTPGuideTests {
         #expect(count == 23)
     }
 
-    // MARK: - The client, the PaginatedList sources, your own envelope
+    // MARK: - The client, your own envelope
 
     @Test func theClientSampleDecodesPosts() async throws {
         let client = HTTPClient()   // URLSession.shared; JSONCoding's decoder: snake_case keys, ISO 8601 dates
         let posts: Producer<[Post], HTTPError> = client.get([Post].self, from: base.appendingPathComponent("offset"))
         let first = try await posts.first()
         #expect(first?.first?.createdAt == Date(timeIntervalSince1970: 1_714_564_801))
-    }
-
-    @Test func thePaginatedListSourcesSamplesPageTheFeed() async {
-        let pagedByNumber = PageNumberSource<Post, HTTPError>(url: base.appendingPathComponent("page"), pageSize: 20)
-        let pagedByCursor = CursorSource<Post, String, HTTPError>(url: base.appendingPathComponent("cursor"))
-        let pagedByLink = CursorSource<Post, URL, HTTPError>(url: base.appendingPathComponent("link"))
-        let pagedByNext = CursorSource<Post, URL, HTTPError>(url: base.appendingPathComponent("drf"), next: .bodyField)
-        let pagedByOffset = OffsetSource<Post, HTTPError>(url: base.appendingPathComponent("offset"), limit: 20)
-        #expect(await loadAll(pagedByNumber).map(\.id) == Self.numbers)
-        #expect(await loadAll(pagedByCursor).map(\.id) == Self.numbers)
-        #expect(await loadAll(pagedByLink).map(\.id) == Self.numbers)
-        #expect(await loadAll(pagedByNext).map(\.id) == Self.numbers)
-        #expect(await loadAll(pagedByOffset).map(\.id) == Self.numbers)
     }
 
     @Test func theOwnEnvelopeSamplePagesTheFeed() async {

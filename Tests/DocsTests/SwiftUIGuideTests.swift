@@ -131,20 +131,20 @@ extension SwiftUIGuide {
 
         var body: some View {
             List {
-                if let error = feed.refreshError {
+                if let error = feed.loadStates.refresh.error {
                     Text(error.message).foregroundStyle(.secondary)
                 }
                 ForEach(feed.rows) { row in
                     if row.index == feed.gap {
                         Button("Load newer posts") { feed.fillGap() }
-                            .disabled(feed.isRefreshing)
+                            .disabled(feed.loadStates.refresh.isLoading)
                     }
                     Text(row.item.title)
                         .onAppear { feed.rowAppeared(row.index) }
                 }
-                if let error = feed.nextPageError {
+                if let error = feed.loadStates.append.error {
                     Button(error.message + " Retry") { feed.retry() }
-                } else if feed.isLoadingNextPage {
+                } else if feed.loadStates.append.isLoading {
                     ProgressView()
                 }
             }
@@ -161,10 +161,10 @@ extension SwiftUIGuide {
         var body: some View {
             ScrollView {
                 LazyVStack(alignment: .leading) {
-                    if chat.isLoadingPreviousPage {
+                    if chat.loadStates.prepend.isLoading {
                         ProgressView()
                     }
-                    if chat.previousPageError != nil {
+                    if chat.loadStates.prepend.error != nil {
                         Button("Could not load older messages. Retry") { chat.retry() }
                     }
                     ForEach(chat.rows) { row in
@@ -220,10 +220,10 @@ private func page(_ number: Int) -> Producer<Page<String, Never>, Never> {
             feed.rowAppeared(16)                      // within 5 rows of the end: posts 80-61 load
             api.goOffline()
             feed.rowAppeared(36)                      // the next page fails
-            print(feed.items.count, feed.nextPageError?.message ?? "")   // 40 You are offline.
+            print(feed.items.count, feed.loadStates.append.error?.message ?? "")   // 40 You are offline.
             api.goOnline()
             feed.retry()                              // the error row's button
-            print(feed.items.count, feed.nextPageError == nil)           // 60 true
+            print(feed.items.count, feed.loadStates.append.error == nil)           // 60 true
         }
         #expect(printed == ["40 You are offline.", "60 true"])
     }
@@ -254,11 +254,11 @@ private func page(_ number: Int) -> Producer<Page<String, Never>, Never> {
         feed.loadNextPage()
         api.goOffline()
         await feed.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap))
-        #expect(feed.refreshError?.message == "You are offline.")
+        #expect(feed.loadStates.refresh.error?.message == "You are offline.")
         #expect(feed.items.count == 20)
         api.goOnline()
         feed.retry()
-        #expect(feed.refreshError == nil)
+        #expect(feed.loadStates.refresh.error == nil)
     }
 
     @Test func theChatSamplePrintsWhatTheGuideSays() {
@@ -268,7 +268,7 @@ private func page(_ number: Int) -> Producer<Page<String, Never>, Never> {
             chat.loadNextPage()                       // the latest 30 messages: 70-99
             chat.rowAppeared(29)                      // the bottom row: nothing lies below, nothing loads
             chat.rowAppeared(3)                       // scrolled up near the top: messages 40-69 land above
-            print(chat.items.first!.id, chat.items.count, chat.isExhausted)   // 40 60 true
+            print(chat.items.first!.id, chat.items.count, chat.exhausted)   // 40 60 true
         }
         #expect(printed == ["40 60 true"])
     }
@@ -280,7 +280,7 @@ private func page(_ number: Int) -> Producer<Page<String, Never>, Never> {
         for _ in 0 ..< 5 { chat.rowAppeared(0) }
         #expect(chat.loadStates.prepend.isComplete)
         #expect(chat.items.map(\.id) == Array(0 ..< 100))
-        #expect(!chat.isLoadingPreviousPage && chat.previousPageError == nil)
+        #expect(!chat.loadStates.prepend.isLoading && chat.loadStates.prepend.error == nil)
     }
 
     @Test func theTestingSampleRuns() {
@@ -292,8 +292,8 @@ private func page(_ number: Int) -> Producer<Page<String, Never>, Never> {
         withObservationTracking { _ = feed.rows } onChange: { rowsChanged.set() }
         api.goOffline()
         feed.loadNextPage()
-        #expect(feed.nextPageError == .offline)
-        #expect(!feed.isLoadingNextPage)
+        #expect(feed.loadStates.append.error == .offline)
+        #expect(!feed.loadStates.append.isLoading)
         #expect(!rowsChanged.isSet)
     }
 

@@ -57,7 +57,7 @@ final class ListController {
 
     /// Call from `tableView(_:willDisplay:forRowAt:)` (or a SwiftUI row's `onAppear`).
     func willDisplayRow(_ row: Int) {
-        list.loadNextPageIfNeeded(visibleIndex: row)
+        list.loadPagesIfNeeded(visibleIndex: row)
     }
 }
 
@@ -112,7 +112,7 @@ final class PostsTableController: NSObject, UITableViewDataSource {
         var content = cell.defaultContentConfiguration()
         content.text = "\(rows[indexPath.row])"
         cell.contentConfiguration = content
-        list.loadNextPageIfNeeded(visibleIndex: indexPath.row)
+        list.loadPagesIfNeeded(visibleIndex: indexPath.row)
         return cell
     }
 }
@@ -136,7 +136,7 @@ final class FeedModel {
     /// UIKit: call from `tableView(_:willDisplay:forRowAt:)` with `indexPath.row`.
     /// SwiftUI: call from each row's `.onAppear { model.rowAppeared(index) }`.
     func rowAppeared(_ row: Int) {
-        list.loadNextPageIfNeeded(visibleIndex: row, prefetchDistance: 5)
+        list.loadPagesIfNeeded(visibleIndex: row, prefetchDistance: 5)
     }
 }
 
@@ -148,7 +148,7 @@ final class TerminalList {
 
     func moveCursor(by delta: Int) {
         cursor = max(0, min(cursor + delta, list.items.value.count - 1))
-        list.loadNextPageIfNeeded(visibleIndex: cursor, prefetchDistance: 5)
+        list.loadPagesIfNeeded(visibleIndex: cursor, prefetchDistance: 5)
     }
 }
 
@@ -159,7 +159,7 @@ final class ScrollPrefetcher {
     init(list: PaginatedListViewModel<Int, Never>, scheduler: any DateScheduler) {
         let (visibleRows, rows) = Signal<Int, Never>.pipe()
         self.rows = rows
-        observation = list.loadNextPageIfNeeded(visibleIndices: visibleRows, prefetchDistance: 5,
+        observation = list.loadPagesIfNeeded(visibleIndices: visibleRows, prefetchDistance: 5,
                                                 debounce: .milliseconds(150), on: scheduler)
     }
 

@@ -48,7 +48,7 @@ import Testing
     @Test func anOffsetListUnderACapOfItsOwnLimitShowsEveryPostOnceInOrder() async throws {
         try await server.control("cap?size=10")
         let (list, diagnostics) = list(HTTPPageSource<FeedItem>(url: server.url("/offset"), paging: .offset(limit: 10)))
-        #expect(await loadAll(list) == .exhausted)
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == Self.posts)
         #expect(Self.corrections(diagnostics).allSatisfy { $0.impact == .nothingLost }, "\(Self.corrections(diagnostics))")
     }
@@ -56,7 +56,7 @@ import Testing
     @Test func anOffsetSourceNeverAsksMoreThanTheCapItSawOnceItSawIt() async throws {
         try await server.control("cap?size=10")
         let (list, _) = list(HTTPPageSource<FeedItem>(url: server.url("/drf/offset"), paging: .offset(limit: 10)))
-        #expect(await loadAll(list) == .exhausted)
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == Self.posts)
         // The first window (10), then one of 10 plus the overlap, cut to 10: from then on, 10 at most.
         let sizes = try await sizes()
@@ -67,7 +67,7 @@ import Testing
         try await server.control("cap?size=10")
         try await server.control("churn?insert=2")
         let (list, _) = list(HTTPPageSource<FeedItem>(url: server.url("/drf/offset"), paging: .offset(limit: 7)))
-        #expect(await loadAll(list, maxPages: 200) == .exhausted)
+        #expect(await loadAll(list, maxPages: 200) == .complete)
         let posts = list.items.value.map(\.id).filter { $0 <= 95 }
         #expect(posts == Self.posts)
         #expect(Set(list.items.value.map(\.id)).count == list.items.value.count, "nothing twice")
@@ -81,7 +81,7 @@ import Testing
         try await scrollUp(list)
         #expect(list.items.value.map(\.id) == Array(1 ... 60))
         #expect(list.loadStates.value.prepend == .complete)
-        #expect(await loadAll(list) == .exhausted)
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == Self.posts)
         #expect(Self.corrections(diagnostics).allSatisfy { $0.impact == .nothingLost }, "\(Self.corrections(diagnostics))")
     }
@@ -90,7 +90,7 @@ import Testing
         try await server.control("cap?size=10")
         let source = HTTPPageSource<PlainItem>(url: server.url("/offset"), paging: .offset(limit: 25))
         let list = PaginatedListViewModel(scheduler: ImmediateScheduler()) { source.firstPage().map { Self.rows($0) } }
-        #expect(await loadAll(list) == .exhausted)
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == Self.posts)
         let windows = try await server.requests().map { [$0.query["offset"] ?? "?", $0.query["limit"] ?? "?"] }
         #expect(windows.prefix(4) == [["0", "25"], ["10", "15"], ["20", "5"], ["25", "25"]])
@@ -109,7 +109,7 @@ import Testing
         let source = HTTPPageSource<FeedItem>(url: server.url("/drf/page"),
                                               paging: .pageNumber(pageSize: 20, sizeParameter: "page_size"))
         let (list, diagnostics) = list(source)
-        #expect(await loadAll(list) == .exhausted)
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == Self.posts)
         let pages = try await server.requests().compactMap { $0.query["page"] }
         #expect(pages == (1 ... 10).map(String.init), "one request a page of the size served, none past the end")
@@ -119,7 +119,7 @@ import Testing
     @Test func aShortPageWithNothingSayingMoreRemainIsSettledByTheNextPage() async throws {
         try await server.control("cap?size=10")
         let (list, _) = list(HTTPPageSource<FeedItem>(url: server.url("/page"), paging: .pageNumber(pageSize: 20)))
-        #expect(await loadAll(list) == .exhausted)
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == Self.posts)
     }
 
@@ -132,7 +132,7 @@ import Testing
         for _ in 0 ..< 3 { #expect(await loadNextPage(list) == .idle) }
         #expect(list.items.value.map(\.id) == Array(1 ... 30))
         try await server.control("delete?at=0&count=70")
-        #expect(await loadNextPage(list) == .exhausted)
+        #expect(await loadNextPage(list) == .complete)
         #expect(list.lastError.value == nil)
         try await eventually { !Self.corrections(diagnostics).isEmpty }
         // Page 3 said 95 posts: the 65 after it are gone from where page 4 would read them.
@@ -146,7 +146,7 @@ import Testing
         let (list, diagnostics) = list(HTTPPageSource<FeedItem>(url: server.url("/offset?past_end=404"), paging: .offset(limit: 10)))
         for _ in 0 ..< 3 { #expect(await loadNextPage(list) == .idle) }
         try await server.control("delete?at=0&count=70")
-        #expect(await loadAll(list) == .exhausted)
+        #expect(await loadAll(list) == .complete)
         #expect(list.lastError.value == nil)
         #expect(list.items.value.map(\.id) == Array(1 ... 30) + Array(71 ... 95), "the posts that moved up, read")
         // Every post it had shown was deleted, and it read the whole feed from the top: nothing lost.
@@ -168,7 +168,7 @@ import Testing
                 .map(\.items)
         })
         let (list, diagnostics) = list(source)
-        #expect(await loadAll(list, maxPages: 200) == .exhausted)
+        #expect(await loadAll(list, maxPages: 200) == .complete)
         #expect(list.items.value.map(\.id) == Self.posts)
         #expect(Self.corrections(diagnostics).isEmpty, "nothing reported missing: \(Self.corrections(diagnostics))")
     }
@@ -178,7 +178,7 @@ import Testing
         let source = HTTPPageSource<FeedItem>(url: server.url(path), paging: .pageNumber(pageSize: 10, sizeParameter: nil,
                                                                                          startPage: 40))
         let (list, _) = list(source)
-        #expect(await loadNextPage(list) == .exhausted)
+        #expect(await loadNextPage(list) == .complete)
         #expect(list.items.value.isEmpty)
         #expect(list.loadStates.value.prepend == .complete)
         #expect(list.lastError.value == nil)
@@ -187,7 +187,7 @@ import Testing
     @Test func anOffsetStartPastTheEndAnsweredWith404IsAnEmptyListCompleteAtBothEnds() async throws {
         let source = HTTPPageSource<FeedItem>(url: server.url("/offset?past_end=404"), paging: .offset(limit: 10, start: 400))
         let (list, _) = list(source)
-        #expect(await loadNextPage(list) == .exhausted)
+        #expect(await loadNextPage(list) == .complete)
         #expect(list.items.value.isEmpty)
         #expect(list.loadStates.value.prepend == .complete)
     }
@@ -223,7 +223,7 @@ import Testing
         let listing = HTTPPageSource<FeedItem>(url: server.url("/page?past_end=400"),
                                                paging: .pageNumber(pageSize: 19, pastEndStatuses: [404, 400]))
         let (ends, _) = list(listing)
-        #expect(await loadAll(ends) == .exhausted)
+        #expect(await loadAll(ends) == .complete)
         #expect(ends.items.value.map(\.id) == Self.posts)
         let strict = HTTPPageSource<FeedItem>(url: server.url("/page?past_end=400"), paging: .pageNumber(pageSize: 19))
         let (fails, _) = list(strict)

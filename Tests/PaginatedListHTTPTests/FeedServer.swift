@@ -130,12 +130,13 @@ struct FeedItem: Decodable, Identifiable, Equatable, Sendable {
 }
 
 /// Calls `loadNextPage()` and waits until the load it started ends (at most `timeout`, a safety net);
-/// returns the state it ended in, or `nil` if it started no load or did not end in time.
+/// returns the state the next page's load ended in, or `nil` if it started no load or did not end in time.
 @discardableResult
 func loadNextPage<Item: Sendable>(
     _ list: PaginatedListViewModel<Item, HTTPError>, timeout: Duration = .seconds(60)
-) async -> PaginatedListState<HTTPError>? {
-    await untilLoadEnds(list.state.signal, isLoading: \.isLoading, timeout: timeout) { list.loadNextPage() }
+) async -> LoadState<HTTPError>? {
+    await untilLoadEnds(list.loadStates.signal, isLoading: \.append.isLoading, timeout: timeout) { list.loadNextPage() }?
+        .append
 }
 
 /// Calls `start` and waits until the load it started ends: until `signal` has sent a value that
@@ -172,12 +173,13 @@ func untilLoadEnds<Value: Sendable>(
     }
 }
 
-/// Loads pages until the list is exhausted or a load fails (or `maxPages` loads); returns the last state.
+/// Loads pages until the list is exhausted or a load fails (or `maxPages` loads); returns the last state of
+/// the next page's load.
 @discardableResult
 func loadAll<Item: Sendable>(
     _ list: PaginatedListViewModel<Item, HTTPError>, maxPages: Int = 100
-) async -> PaginatedListState<HTTPError>? {
-    var state: PaginatedListState<HTTPError>? = list.state.value
+) async -> LoadState<HTTPError>? {
+    var state: LoadState<HTTPError>? = list.loadStates.value.append
     for _ in 0 ..< maxPages {
         state = await loadNextPage(list)
         guard case .idle? = state else { return state }

@@ -15,7 +15,7 @@ import Testing
 
     private func pageList() -> PaginatedListViewModel<FeedItem, HTTPError> {
         PaginatedListViewModel(
-            dependency: PageNumberSource<FeedItem, HTTPError>(url: server.url("/page"), pageSize: 5),
+            dependency: HTTPPageSource<FeedItem>(url: server.url("/page"), paging: .pageNumber(pageSize: 5)),
             scheduler: ImmediateScheduler()
         )
     }
@@ -121,7 +121,7 @@ import Testing
 
     @Test func resetDuringASlowLoadClosesTheConnectionAndNoStalePageLands() async throws {
         let list = PaginatedListViewModel(
-            dependency: PageNumberSource<FeedItem, HTTPError>(url: server.url("/page?tag=first"), pageSize: 5),
+            dependency: HTTPPageSource<FeedItem>(url: server.url("/page?tag=first"), paging: .pageNumber(pageSize: 5)),
             scheduler: ImmediateScheduler()
         )
         let sizes = EventLog()
@@ -132,7 +132,7 @@ import Testing
         try await server.control("delete?at=0&count=1")   // the fresh load must see the changed feed
         list.reset()
         #expect(try await server.settledOutcomes(tag: "first") == ["closed"])
-        #expect(list.state.value == .idle)
+        #expect(list.loadStates.value.append == .idle)
 
         #expect(await loadNextPage(list) == .idle)
         #expect(list.items.value.map(\.id) == Array(2 ... 6))

@@ -22,60 +22,60 @@ import Testing
     }
 
     @Test func pageNumbersPageTheWholeFeedOnceAndEndAtTheShortPage() async throws {
-        let list = list(PageNumberSource<FeedItem, HTTPError>(url: server.url("/page"), pageSize: 5))
+        let list = list(HTTPPageSource<FeedItem>(url: server.url("/page"), paging: .pageNumber(pageSize: 5)))
         let state = await loadAll(list)
-        #expect(state == .exhausted)
+        #expect(state == .complete)
         #expect(list.items.value.map(\.id) == Array(1 ... 23))
         #expect(try await requestCount() == 5)
     }
 
     @Test func pageNumbersEndAtTheTotalInTheEnvelopeWithoutAnEmptyPage() async throws {
         try await server.control("reset?items=20")
-        let list = list(PageNumberSource<FeedItem, HTTPError>(url: server.url("/page?totals=1"), pageSize: 5))
-        #expect(await loadAll(list) == .exhausted)
+        let list = list(HTTPPageSource<FeedItem>(url: server.url("/page?totals=1"), paging: .pageNumber(pageSize: 5)))
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == Array(1 ... 20))
         #expect(try await requestCount() == 4)
     }
 
     @Test func itemsDecodeWithTheSharedCodersSnakeCaseAndISO8601() async throws {
-        let list = list(PageNumberSource<FeedItem, HTTPError>(url: server.url("/page"), pageSize: 5))
+        let list = list(HTTPPageSource<FeedItem>(url: server.url("/page"), paging: .pageNumber(pageSize: 5)))
         _ = await loadNextPage(list)
         #expect(list.items.value.first == FeedItem(id: 1, title: "Item 1", createdAt: Date(timeIntervalSince1970: 1_714_564_801)))
     }
 
     @Test func aCursorInTheBodyPagesTheWholeFeedOnce() async throws {
-        let list = list(CursorSource<FeedItem, String, HTTPError>(url: server.url("/cursor?limit=5")))
-        #expect(await loadAll(list) == .exhausted)
+        let list = list(HTTPPageSource<FeedItem>(url: server.url("/cursor?limit=5"), paging: .cursor()))
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == Array(1 ... 23))
     }
 
     @Test func aNextURLInTheBodyWithTheCursorInAQueryItemPagesTheWholeFeedOnce() async throws {
-        let list = list(CursorSource<FeedItem, URL, HTTPError>(url: server.url("/drf?limit=5"), next: .bodyField))
-        #expect(await loadAll(list) == .exhausted)
+        let list = list(HTTPPageSource<FeedItem>(url: server.url("/drf?limit=5"), paging: .nextURL()))
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == Array(1 ... 23))
     }
 
     @Test func relativeLinkHeadersPageTheWholeFeedOnce() async throws {
-        let list = list(CursorSource<FeedItem, URL, HTTPError>(url: server.url("/link?limit=5")))
-        #expect(await loadAll(list) == .exhausted)
+        let list = list(HTTPPageSource<FeedItem>(url: server.url("/link?limit=5"), paging: .linkHeader()))
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == Array(1 ... 23))
         #expect(try await requestCount() == 5)
     }
 
     @Test func absoluteLinkHeadersPageTheWholeFeedOnce() async throws {
-        let list = list(CursorSource<FeedItem, URL, HTTPError>(url: server.url("/link?limit=5&absolute=1")))
-        #expect(await loadAll(list) == .exhausted)
+        let list = list(HTTPPageSource<FeedItem>(url: server.url("/link?limit=5&absolute=1"), paging: .linkHeader()))
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == Array(1 ... 23))
     }
 
     @Test func offsetsPageTheWholeFeedOnce() async throws {
-        let list = list(OffsetSource<FeedItem, HTTPError>(url: server.url("/offset"), limit: 5))
-        #expect(await loadAll(list) == .exhausted)
+        let list = list(HTTPPageSource<FeedItem>(url: server.url("/offset"), paging: .offset(limit: 5)))
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == Array(1 ... 23))
     }
 
     @Test func offsetsCorrectForInsertionsAndDeletionsBetweenPages() async throws {
-        let list = list(OffsetSource<FeedItem, HTTPError>(url: server.url("/offset"), limit: 5))
+        let list = list(HTTPPageSource<FeedItem>(url: server.url("/offset"), paging: .offset(limit: 5)))
         #expect(await loadNextPage(list) == .idle)
         try await server.control("insert?at=0&count=2")    // drift: loaded items pushed down
         #expect(await loadNextPage(list) == .idle)
@@ -83,7 +83,7 @@ import Testing
         #expect(await loadNextPage(list) == .idle)
         try await server.control("delete?at=15&count=1")   // item 18, not loaded yet, goes
         let state = await loadAll(list)
-        #expect(state == .exhausted)
+        #expect(state == .complete)
         let ids = list.items.value.map(\.id)
         #expect(ids.count == Set(ids).count, "no duplicates")
         // Every item still in the feed, and every item loaded before it went, exactly once, in order.
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func aResetStartsAFreshChainFromTheFirstPage() async throws {
-        let list = list(PageNumberSource<FeedItem, HTTPError>(url: server.url("/page"), pageSize: 5))
+        let list = list(HTTPPageSource<FeedItem>(url: server.url("/page"), paging: .pageNumber(pageSize: 5)))
         _ = await loadNextPage(list)
         _ = await loadNextPage(list)
         list.reset()

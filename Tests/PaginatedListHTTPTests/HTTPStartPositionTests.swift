@@ -26,7 +26,6 @@ import Testing
     /// A source opened at the page holding items 11-15 (or, for `steppedOffsets`, 13-17).
     enum Opening: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case pageNumber, offset, cursor, nextURL, linkHeader
-        case legacyPageNumber, legacyOffset, legacyCursor, legacyLinks
 
         var testDescription: String { rawValue }
 
@@ -47,15 +46,6 @@ import Testing
                 model(HTTPPageSource<FeedItem>(url: server.url("/drf?limit=5&cursor=10"), paging: .nextURL(previous: "previous")))
             case .linkHeader:
                 model(HTTPPageSource<FeedItem>(url: server.url("/link?limit=5&page=3"), paging: .linkHeader()))
-            case .legacyPageNumber:
-                model(PageNumberSource<FeedItem, HTTPError>(url: server.url("/page"), pageSize: 5, startPage: 3))
-            case .legacyOffset:
-                model(OffsetSource<FeedItem, HTTPError>(url: server.url("/offset"), limit: 5, start: 10))
-            case .legacyCursor:
-                model(CursorSource<FeedItem, String, HTTPError>(url: server.url("/cursor?limit=5"), start: "10",
-                                                                previousCursor: "prev_cursor"))
-            case .legacyLinks:
-                model(CursorSource<FeedItem, URL, HTTPError>(url: server.url("/link?limit=5&page=3")))
             }
         }
     }
@@ -174,7 +164,7 @@ import Testing
     @Test func aStartPagePastTheEndIsAnEmptyListCompleteAtBothEnds() async throws {
         let source = HTTPPageSource<FeedItem>(url: server.url("/page"), paging: .pageNumber(pageSize: 5, startPage: 40))
         let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
-        #expect(await loadNextPage(list) == .exhausted)
+        #expect(await loadNextPage(list) == .complete)
         #expect(list.items.value.isEmpty)
         #expect(list.loadStates.value.prepend == .complete)
     }

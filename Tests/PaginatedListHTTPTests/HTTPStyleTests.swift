@@ -27,7 +27,7 @@ import Testing
     @Test(arguments: APIShape.all)
     func eachShapeIsPagedWholeAndOnce(_ shape: APIShape) async throws {
         let list = list(shape)
-        #expect(await loadAll(list) == .exhausted)
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == shape.ids(23))
         let requests = try await server.requests()
         #expect(requests.count == 5, "five pages, no request for an empty one")
@@ -39,7 +39,7 @@ import Testing
     func aFeedThatFillsItsLastPageEndsWithoutAnEmptyPage(_ shape: APIShape) async throws {
         try await server.control("reset?items=20")
         let list = list(shape)
-        #expect(await loadAll(list) == .exhausted)
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == shape.ids(20))
         #expect(try await server.requests().count == 4)
     }
@@ -106,12 +106,12 @@ import Testing
         #expect(error.description.contains(error.url?.absoluteString ?? "(no URL)"))
         #expect(error.kind != .transport || !error.reason.hasPrefix("The operation could not be completed"))
         #expect(list.items.value.map(\.id) == shape.ids(5), "the loaded list is kept")
-        #expect(list.state.value.error == error)
+        #expect(list.loadStates.value.append.error == error)
 
         // The retry is one request for the same page, sent after any window the server opened.
         #expect(await loadNextPage(list) == .idle)
         #expect(list.items.value.map(\.id) == shape.ids(10))
-        #expect(await loadAll(list) == .exhausted)
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == shape.ids(23))
         let requests = try await server.requests()
         #expect(requests.count == 6, "five pages and the one that failed")
@@ -196,7 +196,7 @@ import Testing
             #expect(list.items.value.map(\.id) == expected.map(String.init))
         }
         #expect(list.loadStates.value.prepend.isComplete, "page 1 has no prev link")
-        #expect(await loadAll(list) == .exhausted)
+        #expect(await loadAll(list) == .complete)
         #expect(list.items.value.map(\.id) == APIShape.github.ids(23))
         let pages = try await server.requests().map { $0.query["page"] ?? "?" }
         #expect(pages == ["3", "2", "1", "4", "5"], "each page requested once, in the order the list asked")

@@ -120,7 +120,7 @@ import Testing
     /// The list after loading a first page that links to a second whose `Link` header is `link`.
     private func listAfterSecondPage(
         link: String
-    ) async -> (state: PaginatedListState<HTTPError>?, list: PaginatedListViewModel<Item, HTTPError>) {
+    ) async -> (state: LoadState<HTTPError>?, list: PaginatedListViewModel<Item, HTTPError>) {
         let origin = StubOrigin()
         origin.answer(
             .init(headers: ["Link": "<\(origin.url("/items?page=2"))>; rel=\"next\""], body: Data(#"[{"id": 1}, {"id": 2}]"#.utf8)),
@@ -157,7 +157,7 @@ import Testing
 
     @Test func aLinkHeaderWithoutANextLinkEndsTheList() async {
         let (state, list) = await listAfterSecondPage(link: #"<http://[host/items?page=1>; rel="first", </items?page=1>; rel="prev""#)
-        #expect(state == .exhausted)
+        #expect(state == .complete)
         #expect(list.items.value.map(\.id) == [1, 2, 3, 4])
     }
 

@@ -17,7 +17,7 @@ struct NewViewModelContract {
     @Test func newViewModelIsEmptyIdleAndHasStartedNoRequest() {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)
-        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, state: .idle))
+        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, append: .idle))
         #expect(viewModel.items.value.isEmpty)
         #expect(source.firstPageCalls == 0)
         #expect(source.runs.isEmpty)
@@ -40,10 +40,10 @@ struct LoadNextPageContract {
         let viewModel = makeViewModel(source)
         viewModel.loadNextPage()
         #expect(viewModel.loading.value)
-        #expect(viewModel.state.value == .loading)
+        #expect(viewModel.loadStates.value.append == .loading)
         source.lastRun.deliver([1], next: source.producer())
         #expect(!viewModel.loading.value)
-        #expect(viewModel.state.value == .idle)
+        #expect(viewModel.loadStates.value.append == .idle)
     }
 
     @Test func loadingIsTrueUntilTheProducerFails() {
@@ -95,7 +95,7 @@ struct PageArrivalContract {
         viewModel.loadNextPage()
         source.lastRun.deliver([1, 2], next: nil)
         #expect(viewModel.snapshot == Snapshot(items: [1, 2], loading: false, lastError: nil, exhausted: true,
-                                               state: .exhausted))
+                                               append: .complete))
     }
 
     @Test func pageWithANextProducerDoesNotSetExhausted() {
@@ -115,7 +115,7 @@ struct PageArrivalContract {
         }
         viewModel.loadNextPage()
         source.lastRun.deliver([7], next: source.producer())
-        #expect(seen.values == [Snapshot(items: [7], loading: false, lastError: nil, exhausted: false, state: .idle)])
+        #expect(seen.values == [Snapshot(items: [7], loading: false, lastError: nil, exhausted: false, append: .idle)])
     }
 
     @Test func everyObserverSeesTheWholeTransitionWhenTheLastPageLands() {
@@ -128,11 +128,11 @@ struct PageArrivalContract {
         viewModel.loading.signal.observeValues { _ in record() }
         viewModel.exhausted.signal.observeValues { _ in record() }
         viewModel.lastError.signal.observeValues { _ in record() }
-        viewModel.state.signal.observeValues { _ in record() }
+        viewModel.loadStates.signal.observeValues { _ in record() }
         viewModel.changes.observeValues { _ in record() }
         source.lastRun.deliver([1, 2], next: nil)
-        let final = Snapshot(items: [1, 2], loading: false, lastError: nil, exhausted: true, state: .exhausted)
-        // items, loading, exhausted, state, changes (lastError did not change).
+        let final = Snapshot(items: [1, 2], loading: false, lastError: nil, exhausted: true, append: .complete)
+        // items, loading, exhausted, loadStates, changes (lastError did not change).
         #expect(seen.values == Array(repeating: final, count: 5))
     }
 
@@ -146,10 +146,10 @@ struct PageArrivalContract {
         let record: @Sendable () -> Void = { [weak viewModel] in if let viewModel { seen.append(viewModel.snapshot) } }
         viewModel.loading.signal.observeValues { _ in record() }
         viewModel.lastError.signal.observeValues { _ in record() }
-        viewModel.state.signal.observeValues { _ in record() }
+        viewModel.loadStates.signal.observeValues { _ in record() }
         source.lastRun.fail(TestError(4))
         let final = Snapshot(items: [1], loading: false, lastError: TestError(4), exhausted: false,
-                             state: .failed(TestError(4)))
+                             append: .failed(TestError(4)))
         #expect(seen.values == Array(repeating: final, count: 3))
     }
 
@@ -185,11 +185,11 @@ struct SingleRequestContract {
         viewModel.loadNextPage()
         let before = viewModel.snapshot
         let loading = Recorder(viewModel.loading.signal)
-        let state = Recorder(viewModel.state.signal)
+        let states = Recorder(viewModel.loadStates.signal)
         viewModel.loadNextPage()
         #expect(viewModel.snapshot == before)
         #expect(loading.count == 0)
-        #expect(state.count == 0)
+        #expect(states.count == 0)
     }
 
     @Test func loadNextPageWhenExhaustedStartsNoRequest() {
@@ -197,11 +197,11 @@ struct SingleRequestContract {
         let viewModel = makeViewModel(source)
         viewModel.loadNextPage()
         source.lastRun.deliver([1], next: nil)
-        let state = Recorder(viewModel.state.signal)
+        let states = Recorder(viewModel.loadStates.signal)
         viewModel.loadNextPage()
         #expect(source.runs.count == 1)
-        #expect(viewModel.snapshot == Snapshot(items: [1], loading: false, lastError: nil, exhausted: true, state: .exhausted))
-        #expect(state.count == 0)
+        #expect(viewModel.snapshot == Snapshot(items: [1], loading: false, lastError: nil, exhausted: true, append: .complete))
+        #expect(states.count == 0)
     }
 }
 
@@ -213,7 +213,7 @@ struct FailureContract {
         viewModel.loadNextPage()
         source.lastRun.fail(TestError(3))
         #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: TestError(3), exhausted: false,
-                                               state: .failed(TestError(3))))
+                                               append: .failed(TestError(3))))
     }
 
     @Test func failureKeepsTheFailedProducerAndRetryStartsItAgain() {
@@ -249,7 +249,7 @@ struct FailureContract {
         source.lastRun.fail(TestError(1))
         let lastError = Recorder(viewModel.lastError.signal)
         viewModel.loadNextPage()
-        #expect(viewModel.snapshot == Snapshot(items: [], loading: true, lastError: nil, exhausted: false, state: .loading))
+        #expect(viewModel.snapshot == Snapshot(items: [], loading: true, lastError: nil, exhausted: false, append: .loading))
         #expect(lastError.values == [nil])
     }
 
@@ -275,7 +275,7 @@ struct FailureContract {
         viewModel.loadNextPage()
         source.lastRun.deliver([3], next: nil)
         #expect(viewModel.snapshot == Snapshot(items: [1, 2, 3], loading: false, lastError: nil, exhausted: true,
-                                               state: .exhausted))
+                                               append: .complete))
     }
 
     @Test func secondFailureReplacesLastError() {
@@ -286,7 +286,7 @@ struct FailureContract {
         viewModel.loadNextPage()
         source.lastRun.fail(TestError(2))
         #expect(viewModel.lastError.value == TestError(2))
-        #expect(viewModel.state.value == .failed(TestError(2)))
+        #expect(viewModel.loadStates.value.append == .failed(TestError(2)))
     }
 }
 
@@ -309,7 +309,7 @@ struct ResetContract {
         source.lastRun.deliver([1], next: source.producer())
         viewModel.loadNextPage()
         viewModel.reset()
-        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, state: .idle))
+        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, append: .idle))
     }
 
     @Test func resetAfterFailureClearsLastError() {
@@ -320,7 +320,7 @@ struct ResetContract {
         viewModel.loadNextPage()
         source.lastRun.fail(TestError(1))
         viewModel.reset()
-        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, state: .idle))
+        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, append: .idle))
     }
 
     @Test func resetAfterTheLastPageClearsExhausted() {
@@ -329,7 +329,7 @@ struct ResetContract {
         viewModel.loadNextPage()
         source.lastRun.deliver([1], next: nil)
         viewModel.reset()
-        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, state: .idle))
+        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, append: .idle))
     }
 
     @Test func resetStartsNoRequest() {
@@ -378,7 +378,7 @@ struct ReloadContract {
         let items = Recorder(viewModel.items.signal)
         viewModel.reload()
         #expect(source.firstPageCalls == 2)
-        #expect(viewModel.snapshot == Snapshot(items: [], loading: true, lastError: nil, exhausted: false, state: .loading))
+        #expect(viewModel.snapshot == Snapshot(items: [], loading: true, lastError: nil, exhausted: false, append: .loading))
         source.lastRun.deliver([3], next: source.producer())
         #expect(items.values.map(Array.init) == [[], [3]])
     }
@@ -394,7 +394,7 @@ struct ReloadContract {
         #expect(source.activeRuns == 1)
         cutOff.deliver([99], next: nil)
         source.lastRun.deliver([1], next: source.producer())
-        #expect(viewModel.snapshot == Snapshot(items: [1], loading: false, lastError: nil, exhausted: false, state: .idle))
+        #expect(viewModel.snapshot == Snapshot(items: [1], loading: false, lastError: nil, exhausted: false, append: .idle))
     }
 
     @Test func reloadAfterFailureStartsAFreshFirstPageNotTheFailedOne() {
@@ -422,7 +422,7 @@ struct CutOffContract {
         viewModel.reset()
         let items = Recorder(viewModel.items.signal)
         cutOff.deliver([1, 2, 3], next: nil)
-        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, state: .idle))
+        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, append: .idle))
         #expect(items.count == 0)
     }
 
@@ -446,7 +446,7 @@ struct CutOffContract {
         let cutOff = source.lastRun
         viewModel.reset()
         cutOff.fail(TestError(1))
-        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, state: .idle))
+        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, append: .idle))
     }
 
     @Test func pageSentBeforeResetRanIsDiscardedAsStale() {
@@ -459,7 +459,7 @@ struct CutOffContract {
         viewModel.reset()                                  // queued first
         source.lastRun.deliver([1, 2], next: nil)          // queued behind the reset: sent before the cut-off
         scheduler.advance()
-        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, state: .idle))
+        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, append: .idle))
         #expect(diagnostics.values == [.stalePageDiscarded])
     }
 
@@ -514,7 +514,7 @@ struct DeliveryContract {
         #expect(viewModel.items.value.isEmpty)
         #expect(viewModel.loading.value)
         scheduler.advance()
-        #expect(viewModel.snapshot == Snapshot(items: [1], loading: false, lastError: nil, exhausted: true, state: .exhausted))
+        #expect(viewModel.snapshot == Snapshot(items: [1], loading: false, lastError: nil, exhausted: true, append: .complete))
         viewModel.reset()
         #expect(Array(viewModel.items.value) == [1])
         scheduler.advance()
@@ -594,10 +594,10 @@ struct DeliveryContract {
         #expect(seen.values == [[1, 2], []])
     }
 
-    @Test func stateSendsEachTransition() {
+    @Test func loadStatesSendEachTransition() {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)
-        let state = Recorder(viewModel.state.signal)
+        let states = Recorder(viewModel.loadStates.signal)
         viewModel.loadNextPage()
         source.lastRun.fail(TestError(1))
         viewModel.loadNextPage()
@@ -605,7 +605,7 @@ struct DeliveryContract {
         viewModel.loadNextPage()
         source.lastRun.deliver([2], next: nil)
         viewModel.reset()
-        #expect(state.values == [.loading, .failed(TestError(1)), .loading, .idle, .loading, .exhausted, .idle])
+        #expect(states.values.map(\.append) == [.loading, .failed(TestError(1)), .loading, .idle, .loading, .complete, .idle])
     }
 
     @Test func loadingLastErrorAndExhaustedSendOnlyWhenTheyChange() {
@@ -675,21 +675,21 @@ struct ReentrancyContract {
         viewModel.loadNextPage()
         source.lastRun.deliver([1], next: nil)
         #expect(seen.values == [
-            Snapshot(items: [1], loading: false, lastError: nil, exhausted: true, state: .exhausted),
-            Snapshot(items: [], loading: false, lastError: nil, exhausted: false, state: .idle),
+            Snapshot(items: [1], loading: false, lastError: nil, exhausted: true, append: .complete),
+            Snapshot(items: [], loading: false, lastError: nil, exhausted: false, append: .idle),
         ])
     }
 
-    @Test func reloadFromInsideStateObserverAfterFailureLoadsAFreshFirstPage() {
+    @Test func reloadFromInsideLoadStatesObserverAfterFailureLoadsAFreshFirstPage() {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)
-        viewModel.state.signal.observeValues { [weak viewModel] state in
-            if state.error != nil { viewModel?.reload() }
+        viewModel.loadStates.signal.observeValues { [weak viewModel] states in
+            if states.append.error != nil { viewModel?.reload() }
         }
         viewModel.loadNextPage()
         source.lastRun.fail(TestError(1))
         #expect(source.firstPageCalls == 2)
-        #expect(viewModel.snapshot == Snapshot(items: [], loading: true, lastError: nil, exhausted: false, state: .loading))
+        #expect(viewModel.snapshot == Snapshot(items: [], loading: true, lastError: nil, exhausted: false, append: .loading))
     }
 
     @Test func commandFromAnotherThreadRunsOnTheSchedulersQueue() {
@@ -807,7 +807,7 @@ struct MisbehavingProducerContract {
         run.sendPage([1], next: source.producer())
         // The first page landed and the view model disposed the run: the second page goes nowhere.
         run.sendPage([2], next: nil)
-        #expect(viewModel.snapshot == Snapshot(items: [1], loading: false, lastError: nil, exhausted: false, state: .idle))
+        #expect(viewModel.snapshot == Snapshot(items: [1], loading: false, lastError: nil, exhausted: false, append: .idle))
     }
 
     @Test func secondPageQueuedBeforeTheFirstLandsIsIgnoredAndReported() {
@@ -820,7 +820,7 @@ struct MisbehavingProducerContract {
         source.lastRun.sendPage([1], next: source.producer())
         source.lastRun.sendPage([2], next: nil)
         scheduler.advance()
-        #expect(viewModel.snapshot == Snapshot(items: [1], loading: false, lastError: nil, exhausted: false, state: .idle))
+        #expect(viewModel.snapshot == Snapshot(items: [1], loading: false, lastError: nil, exhausted: false, append: .idle))
         #expect(diagnostics.values == [.extraPageIgnored])
     }
 
@@ -841,7 +841,7 @@ struct MisbehavingProducerContract {
         viewModel.loadNextPage()
         let empty = source.lastRun
         empty.complete()
-        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, state: .idle))
+        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, append: .idle))
         #expect(diagnostics.values == [.completedWithoutPage])
         viewModel.loadNextPage()
         #expect(source.lastRun.producerID == empty.producerID)
@@ -855,7 +855,7 @@ struct MisbehavingProducerContract {
         viewModel.loadNextPage()
         let interrupted = source.lastRun
         interrupted.interruptItself()
-        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, state: .idle))
+        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, append: .idle))
         #expect(diagnostics.values == [.interruptedWithoutPage])
         viewModel.loadNextPage()
         #expect(source.lastRun.producerID == interrupted.producerID)
@@ -870,7 +870,7 @@ struct MisbehavingProducerContract {
         }
         let diagnostics = Recorder(viewModel.diagnostics)
         viewModel.loadNextPage()
-        #expect(viewModel.snapshot == Snapshot(items: [1], loading: false, lastError: nil, exhausted: true, state: .exhausted))
+        #expect(viewModel.snapshot == Snapshot(items: [1], loading: false, lastError: nil, exhausted: true, append: .complete))
         #expect(diagnostics.values == [.failureAfterPageIgnored])
     }
 
@@ -881,7 +881,7 @@ struct MisbehavingProducerContract {
         let run = source.lastRun
         run.complete()
         run.sendPage([1], next: nil)
-        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, state: .idle))
+        #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: nil, exhausted: false, append: .idle))
     }
 
     @Test func pageAfterFailureIsDropped() {
@@ -892,7 +892,7 @@ struct MisbehavingProducerContract {
         run.fail(TestError(1))
         run.sendPage([1], next: nil)
         #expect(viewModel.snapshot == Snapshot(items: [], loading: false, lastError: TestError(1), exhausted: false,
-                                               state: .failed(TestError(1))))
+                                               append: .failed(TestError(1))))
     }
 
     @Test func viewModelDisposesTheRunOnceItsPageHasLanded() {

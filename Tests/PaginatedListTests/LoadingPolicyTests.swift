@@ -24,7 +24,7 @@ struct PrefetchTests {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)
         loadFirstPage(viewModel, source, count: 10)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 4, prefetchDistance: 5)   // rows 5...9 below: 5
+        viewModel.loadPagesIfNeeded(visibleIndex: 4, prefetchDistance: 5)   // rows 5...9 below: 5
         #expect(source.runs.count == 2)
         #expect(viewModel.loading.value)
     }
@@ -33,7 +33,7 @@ struct PrefetchTests {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)
         loadFirstPage(viewModel, source, count: 10)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 3, prefetchDistance: 5)   // 6 rows below
+        viewModel.loadPagesIfNeeded(visibleIndex: 3, prefetchDistance: 5)   // 6 rows below
         #expect(source.runs.count == 1)
         #expect(!viewModel.loading.value)
     }
@@ -42,9 +42,9 @@ struct PrefetchTests {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)
         loadFirstPage(viewModel, source, count: 10)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 3)
+        viewModel.loadPagesIfNeeded(visibleIndex: 3)
         #expect(source.runs.count == 1)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 4)
+        viewModel.loadPagesIfNeeded(visibleIndex: 4)
         #expect(source.runs.count == 2)
     }
 
@@ -52,9 +52,9 @@ struct PrefetchTests {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)
         loadFirstPage(viewModel, source, count: 10)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 8, prefetchDistance: 0)
+        viewModel.loadPagesIfNeeded(visibleIndex: 8, prefetchDistance: 0)
         #expect(source.runs.count == 1)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 9, prefetchDistance: 0)
+        viewModel.loadPagesIfNeeded(visibleIndex: 9, prefetchDistance: 0)
         #expect(source.runs.count == 2)
     }
 
@@ -62,16 +62,16 @@ struct PrefetchTests {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)
         loadFirstPage(viewModel, source, count: 10)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 8, prefetchDistance: -3)
+        viewModel.loadPagesIfNeeded(visibleIndex: 8, prefetchDistance: -3)
         #expect(source.runs.count == 1)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 9, prefetchDistance: -3)
+        viewModel.loadPagesIfNeeded(visibleIndex: 9, prefetchDistance: -3)
         #expect(source.runs.count == 2)
     }
 
     @Test func anEmptyListLoadsTheFirstPage() {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 0)
+        viewModel.loadPagesIfNeeded(visibleIndex: 0)
         #expect(source.firstPageCalls == 1)
         #expect(source.runs.count == 1)
     }
@@ -80,8 +80,8 @@ struct PrefetchTests {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)
         viewModel.loadNextPage()
-        viewModel.loadNextPageIfNeeded(visibleIndex: 0)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 100)
+        viewModel.loadPagesIfNeeded(visibleIndex: 0)
+        viewModel.loadPagesIfNeeded(visibleIndex: 100)
         #expect(source.runs.count == 1)
         #expect(source.activeRuns == 1)
     }
@@ -91,7 +91,7 @@ struct PrefetchTests {
         let viewModel = makeViewModel(source)
         loadFirstPage(viewModel, source, count: 10)
         viewModel.loadNextPage()                                              // page 2 loading
-        viewModel.loadNextPageIfNeeded(visibleIndex: 9, prefetchDistance: 5)  // the user reaches the bottom
+        viewModel.loadPagesIfNeeded(visibleIndex: 9, prefetchDistance: 5)  // the user reaches the bottom
         source.lastRun.deliver(Array(10 ..< 13), next: source.producer())     // a short page: row 9 has 3 below
         #expect(source.runs.count == 3)                                       // page 3 started by itself
         #expect(viewModel.loading.value)
@@ -103,7 +103,7 @@ struct PrefetchTests {
         let viewModel = makeViewModel(source)
         loadFirstPage(viewModel, source, count: 10)
         viewModel.loadNextPage()
-        viewModel.loadNextPageIfNeeded(visibleIndex: 9, prefetchDistance: 5)
+        viewModel.loadPagesIfNeeded(visibleIndex: 9, prefetchDistance: 5)
         source.lastRun.deliver(Array(10 ..< 20), next: source.producer())     // row 9 now has 10 below
         #expect(source.runs.count == 2)
         #expect(!viewModel.loading.value)
@@ -114,8 +114,8 @@ struct PrefetchTests {
         let viewModel = makeViewModel(source)
         loadFirstPage(viewModel, source, count: 10)
         viewModel.loadNextPage()
-        viewModel.loadNextPageIfNeeded(visibleIndex: 9, prefetchDistance: 5)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 2, prefetchDistance: 5)  // nearer the top: does not replace 9
+        viewModel.loadPagesIfNeeded(visibleIndex: 9, prefetchDistance: 5)
+        viewModel.loadPagesIfNeeded(visibleIndex: 2, prefetchDistance: 5)  // nearer the top: does not replace 9
         source.lastRun.deliver(Array(10 ..< 13), next: source.producer())
         #expect(source.runs.count == 3)
     }
@@ -123,7 +123,7 @@ struct PrefetchTests {
     @Test func aParkedUserKeepsGettingPagesUntilTheRowIsBeyondTheDistance() {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 7, prefetchDistance: 5)  // reach: a list ending at row 12
+        viewModel.loadPagesIfNeeded(visibleIndex: 7, prefetchDistance: 5)  // reach: a list ending at row 12
         for page in 0 ..< 10 where source.runs.count == page + 1 {
             source.lastRun.deliver(Array(page * 2 ..< page * 2 + 2), next: source.producer())
         }
@@ -135,8 +135,8 @@ struct PrefetchTests {
     @Test func theLastPageEndsTheChainEvenWhenTheRowIsNearTheEnd() {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 0)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 50)
+        viewModel.loadPagesIfNeeded(visibleIndex: 0)
+        viewModel.loadPagesIfNeeded(visibleIndex: 50)
         source.lastRun.deliver([1, 2], next: nil)
         #expect(source.runs.count == 1)
         #expect(viewModel.exhausted.value)
@@ -147,7 +147,7 @@ struct PrefetchTests {
         let viewModel = makeViewModel(source)
         loadFirstPage(viewModel, source, count: 10)
         viewModel.loadNextPage()
-        viewModel.loadNextPageIfNeeded(visibleIndex: 9)
+        viewModel.loadPagesIfNeeded(visibleIndex: 9)
         source.lastRun.fail(TestError(1))
         #expect(source.runs.count == 2)
         #expect(viewModel.lastError.value == TestError(1))
@@ -159,7 +159,7 @@ struct PrefetchTests {
         loadFirstPage(viewModel, source, count: 10)
         viewModel.loadNextPage()
         source.lastRun.fail(TestError(1))
-        viewModel.loadNextPageIfNeeded(visibleIndex: 9)
+        viewModel.loadPagesIfNeeded(visibleIndex: 9)
         #expect(source.runs.count == 2)
         #expect(viewModel.lastError.value == TestError(1))
     }
@@ -169,7 +169,7 @@ struct PrefetchTests {
         let viewModel = makeViewModel(source)
         loadFirstPage(viewModel, source, count: 10)
         viewModel.loadNextPage()
-        viewModel.loadNextPageIfNeeded(visibleIndex: 9)
+        viewModel.loadPagesIfNeeded(visibleIndex: 9)
         source.lastRun.fail(TestError(1))
         viewModel.loadNextPage()                                              // the user retries
         source.lastRun.deliver([10, 11], next: source.producer())
@@ -181,7 +181,7 @@ struct PrefetchTests {
         let viewModel = makeViewModel(source)
         loadFirstPage(viewModel, source, count: 10)
         viewModel.loadNextPage()
-        viewModel.loadNextPageIfNeeded(visibleIndex: 9)
+        viewModel.loadPagesIfNeeded(visibleIndex: 9)
         viewModel.reset()
         viewModel.loadNextPage()
         source.lastRun.deliver([0, 1], next: source.producer())
@@ -194,23 +194,23 @@ struct PrefetchTests {
         let viewModel = makeViewModel(source)
         viewModel.loadNextPage()
         source.lastRun.deliver([1], next: nil)
-        viewModel.loadNextPageIfNeeded(visibleIndex: 0)
+        viewModel.loadPagesIfNeeded(visibleIndex: 0)
         #expect(source.runs.count == 1)
     }
 
     @Test func thePageLandsBeforeTheNextLoadStarts() {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)
-        let states = Recorder(viewModel.state.signal)
+        let states = Recorder(viewModel.loadStates.signal)
         viewModel.loadNextPage()
-        viewModel.loadNextPageIfNeeded(visibleIndex: 0)
+        viewModel.loadPagesIfNeeded(visibleIndex: 0)
         let loadingWhenItemsArrived = Locked<[Bool]>([])
         viewModel.items.signal.observeValues { _ in
             loadingWhenItemsArrived.withLock { $0.append(viewModel.loading.value) }
         }
         source.lastRun.deliver([1, 2], next: source.producer())
         #expect(loadingWhenItemsArrived.withLock { $0 } == [false])
-        #expect(states.values == [.loading, .idle, .loading])
+        #expect(states.values.map(\.append) == [.loading, .idle, .loading])
     }
 
     @Test func requestsFromManyThreadsStartOneLoadAtATime() async {
@@ -221,7 +221,7 @@ struct PrefetchTests {
         await withTaskGroup(of: Void.self) { group in
             for thread in 0 ..< 8 {
                 group.addTask {
-                    for row in 0 ..< 50 { viewModel.loadNextPageIfNeeded(visibleIndex: row * 8 + thread, prefetchDistance: 2) }
+                    for row in 0 ..< 50 { viewModel.loadPagesIfNeeded(visibleIndex: row * 8 + thread, prefetchDistance: 2) }
                 }
             }
         }
@@ -282,7 +282,7 @@ struct AutomaticRetryTests {
         timer.advance(by: .milliseconds(1))
         #expect(source.runs.count == 2)
         #expect(source.lastRun.producerID == source.runs[0].producerID)
-        #expect(viewModel.state.value == .loading)
+        #expect(viewModel.loadStates.value.append == .loading)
     }
 
     @Test func delaysGrowExponentially() {
@@ -428,7 +428,7 @@ struct AutomaticRetryTests {
         #expect(timer.pendingCount == 0)
         timer.run()
         #expect(source.runs.count == 1)
-        #expect(viewModel.state.value == .idle)
+        #expect(viewModel.loadStates.value == .idle)
     }
 
     @Test func aRetryThatFiresAfterItWasCancelledIsIgnored() {
@@ -447,7 +447,7 @@ struct AutomaticRetryTests {
         viewModel.reset()
         timer.base.run()
         #expect(source.runs.count == 3)
-        #expect(viewModel.state.value == .idle)
+        #expect(viewModel.loadStates.value == .idle)
     }
 
     @Test func releasingTheViewModelCancelsTheWaitingRetry() {
@@ -505,7 +505,7 @@ struct AutomaticRetryTests {
         loadFirstPage(viewModel, source, count: 10)
         viewModel.loadNextPage()
         source.lastRun.fail(TestError(1))
-        viewModel.loadNextPageIfNeeded(visibleIndex: 9)
+        viewModel.loadPagesIfNeeded(visibleIndex: 9)
         #expect(source.runs.count == 2)
         #expect(timer.pendingCount == 1)
         timer.run()                                                   // the policy retries
@@ -607,7 +607,7 @@ struct DebouncedTriggerTests {
         loadFirstPage(viewModel, source, count: 10)
         let timer = TestScheduler()
         let (rows, input) = Signal<Int, Never>.pipe()
-        let observation = viewModel.loadNextPageIfNeeded(visibleIndices: rows, prefetchDistance: 2,
+        let observation = viewModel.loadPagesIfNeeded(visibleIndices: rows, prefetchDistance: 2,
                                                          debounce: .milliseconds(100), on: timer)
         for row in [5, 9, 3] { input.send(value: row) }              // scrolled down, then back up
         timer.run()

@@ -31,12 +31,13 @@ struct ReferenceModel {
     var changes: [ItemListChange] = []
     var diagnostics: [PaginatedListDiagnostic] = []
 
-    var state: PaginatedListState<TestError> {
+    /// The state of the next page's load.
+    var append: LoadState<TestError> {
         switch phase {
         case .idle: .idle
         case .loading: .loading
         case let .failed(error, _): .failed(error)
-        case .exhausted: .exhausted
+        case .exhausted: .complete
         }
     }
 
@@ -287,7 +288,7 @@ final class ModelRun {
         let snapshot = viewModel.snapshot
         var mismatches: [String] = []
         if snapshot.items != model.items { mismatches.append("items \(snapshot.items), expected \(model.items)") }
-        if snapshot.state != model.state { mismatches.append("state \(snapshot.state), expected \(model.state)") }
+        if snapshot.append != model.append { mismatches.append("append \(snapshot.append), expected \(model.append)") }
         if !snapshot.isConsistent { mismatches.append("properties disagree: \(snapshot)") }
         if source.activeRuns != (model.loadingRun == nil ? 0 : 1) {
             mismatches.append("\(source.activeRuns) runs in flight, expected \(model.loadingRun == nil ? 0 : 1)")

@@ -14,10 +14,8 @@ typealias TestMirror = ObservablePaginatedList<Int, TestError>
 
 /// The mirror's properties, by name, as a view reads them.
 @MainActor private let properties: [(name: String, read: (TestMirror) -> Any)] = [
-    ("items", { $0.items }), ("loadStates", { $0.loadStates }), ("isLoadingNextPage", { $0.isLoadingNextPage }),
-    ("isLoadingPreviousPage", { $0.isLoadingPreviousPage }), ("isRefreshing", { $0.isRefreshing }),
-    ("nextPageError", { $0.nextPageError as Any }), ("previousPageError", { $0.previousPageError as Any }),
-    ("refreshError", { $0.refreshError as Any }), ("isExhausted", { $0.isExhausted }),
+    ("items", { $0.items }), ("loadStates", { $0.loadStates }), ("gap", { $0.gap as Any }), ("loading", { $0.loading }),
+    ("lastError", { $0.lastError as Any }), ("exhausted", { $0.exhausted }),
 ]
 
 /// The names of the properties whose views `step` invalidates: each property is tracked on its own, as a
@@ -56,7 +54,7 @@ private let mainQueueKey: DispatchSpecificKey<Bool> = {
 /// Records, for each change of the mirror's properties, whether it was made on the main queue; tracks
 /// again after each change.
 @MainActor private func recordUpdateThreads(of list: TestMirror, into updates: Locked<[Bool]>) {
-    withObservationTracking { _ = (list.items, list.loadStates, list.isLoadingNextPage, list.isExhausted) } onChange: {
+    withObservationTracking { _ = (list.items, list.loadStates, list.loadStates.append.isLoading, list.exhausted) } onChange: {
         updates.withLock { $0.append(isOnMainQueue()) }
         Task { @MainActor in recordUpdateThreads(of: list, into: updates) }
     }
@@ -106,15 +104,15 @@ struct ObservablePaginatedListInvalidationTests {
         source.lastRun.deliver([1, 2, 3], next: nil)
         let late = TestMirror(viewModel)
         #expect(Array(late.items) == [1, 2, 3])
-        #expect(late.isExhausted)
+        #expect(late.exhausted)
         #expect(late.loadStates == LoadStates(refresh: .idle, prepend: .complete, append: .complete))
-        #expect(!late.isLoadingNextPage)
+        #expect(!late.loadStates.append.isLoading)
     }
 
     @Test func startingALoadInvalidatesTheLoadingFlagAndNotTheItems() {
         let names = invalidated(in: list) { viewModel.loadNextPage() }
-        #expect(names == ["loadStates", "isLoadingNextPage"])
-        #expect(list.isLoadingNextPage)
+        #expect(names == ["loadStates", "loading"])
+        #expect(list.loadStates.append.isLoading)
         #expect(list.loadStates.append == .loading)
     }
 
@@ -122,9 +120,9 @@ struct ObservablePaginatedListInvalidationTests {
         viewModel.loadNextPage()
         let names = invalidated(in: list) { source.lastRun.deliver([1, 2], next: source.producer()) }
         // The first page also settles `prepend` (nothing before it), hence `loadStates` changes.
-        #expect(names == ["items", "loadStates", "isLoadingNextPage"])
+        #expect(names == ["items", "loadStates", "loading"])
         #expect(Array(list.items) == [1, 2])
-        #expect(!list.isLoadingNextPage)
+        #expect(!list.loadStates.append.isLoading)
     }
 
     @Test func theLastPageLandingInvalidatesTheExhaustedFlag() {
@@ -132,24 +130,24 @@ struct ObservablePaginatedListInvalidationTests {
         source.lastRun.deliver([1], next: source.producer())
         viewModel.loadNextPage()
         let names = invalidated(in: list) { source.lastRun.deliver([2], next: nil) }
-        #expect(names == ["items", "loadStates", "isLoadingNextPage", "isExhausted"])
-        #expect(list.isExhausted)
+        #expect(names == ["items", "loadStates", "loading", "exhausted"])
+        #expect(list.exhausted)
     }
 
-    @Test func aFailureInvalidatesTheErrorOfItsDirectionAndNotTheItems() {
+    @Test func aFailureInvalidatesTheLoadStatesAndTheErrorAndNotTheItems() {
         viewModel.loadNextPage()
         let names = invalidated(in: list) { source.lastRun.fail(TestError(1)) }
-        #expect(names == ["loadStates", "isLoadingNextPage", "nextPageError"])
-        #expect(list.nextPageError == TestError(1))
-        #expect(list.previousPageError == nil && list.refreshError == nil)
+        #expect(names == ["loadStates", "loading", "lastError"])
+        #expect(list.loadStates.append.error == TestError(1))
+        #expect(list.loadStates.prepend.error == nil && list.loadStates.refresh.error == nil)
     }
 
     @Test func aRetryClearsTheErrorAsItStarts() {
         viewModel.loadNextPage()
         source.lastRun.fail(TestError(1))
         let names = invalidated(in: list) { list.retry() }
-        #expect(names == ["loadStates", "isLoadingNextPage", "nextPageError"])
-        #expect(list.nextPageError == nil)
+        #expect(names == ["loadStates", "loading", "lastError"])
+        #expect(list.loadStates.append.error == nil)
         #expect(source.runs.count == 2)
     }
 
@@ -158,14 +156,14 @@ struct ObservablePaginatedListInvalidationTests {
         source.lastRun.fail(TestError(1))
         viewModel.loadNextPage()
         source.lastRun.fail(TestError(2))
-        #expect(list.nextPageError == TestError(2))
+        #expect(list.loadStates.append.error == TestError(2))
     }
 
     @Test func aResetInvalidatesTheItemsAndTheExhaustedFlag() {
         viewModel.loadNextPage()
         source.lastRun.deliver([1, 2], next: nil)
         let names = invalidated(in: list) { viewModel.reset() }
-        #expect(names == ["items", "loadStates", "isExhausted"])
+        #expect(names == ["items", "loadStates", "exhausted"])
         #expect(list.items.isEmpty)
     }
 
@@ -188,10 +186,10 @@ struct ObservablePaginatedListInvalidationTests {
         let list = ObservablePaginatedList(rows)
         rows.loadNextPage()
         rows.loadNextPage()
-        #expect(list.nextPageError == TestError(1))
+        #expect(list.loadStates.append.error == TestError(1))
         let fired = Locked<Set<String>>([])
         withObservationTracking { _ = list.items } onChange: { fired.withLock { _ = $0.insert("items") } }
-        withObservationTracking { _ = list.nextPageError } onChange: { fired.withLock { _ = $0.insert("nextPageError") } }
+        withObservationTracking { _ = list.lastError } onChange: { fired.withLock { _ = $0.insert("lastError") } }
         withObservationTracking { _ = list.loadStates } onChange: { fired.withLock { _ = $0.insert("loadStates") } }
         rows.update(id: 1) { $0.title = "uno" }
         #expect(fired.withLock { $0 } == ["items"])
@@ -203,7 +201,7 @@ struct ObservablePaginatedListInvalidationTests {
         source.lastRun.deliver([1, 2, 3], next: nil)
         // One update: every property already shows the landed last page.
         #expect(Array(list.items) == [1, 2, 3])
-        #expect(!list.isLoadingNextPage && list.isExhausted && list.nextPageError == nil)
+        #expect(!list.loadStates.append.isLoading && list.exhausted && list.loadStates.append.error == nil)
         #expect(list.loadStates.append == .complete)
     }
 
@@ -215,7 +213,7 @@ struct ObservablePaginatedListInvalidationTests {
         #expect(source.runs.count == 1)
         list.rowAppeared(16)
         #expect(source.runs.count == 2)
-        #expect(list.isLoadingNextPage)
+        #expect(list.loadStates.append.isLoading)
     }
 
     @Test func rowsPairEachItemWithItsIndexAndAreInvalidatedWithTheItems() {
@@ -241,7 +239,7 @@ struct ObservablePaginatedListInvalidationTests {
     @Test func loadNextPageLoadsThePendingPage() {
         list.loadNextPage()
         #expect(source.runs.count == 1)
-        #expect(list.isLoadingNextPage)
+        #expect(list.loadStates.append.isLoading)
     }
 }
 
@@ -289,9 +287,9 @@ struct ObservablePaginatedListRefreshTests {
         #expect(shown.withLock { $0 } == nil)
         source.lastRun.fail(TestError(3))
         await returned(task)
-        #expect(list.refreshError == TestError(3))
+        #expect(list.loadStates.refresh.error == TestError(3))
         #expect(shown.withLock { $0 } == [1, 2])
-        #expect(!list.isRefreshing)
+        #expect(!list.loadStates.refresh.isLoading)
     }
 
     @Test func refreshReturnsWhenAnotherRefreshCutsItOff() async {
@@ -301,18 +299,18 @@ struct ObservablePaginatedListRefreshTests {
         await returned(task)
         #expect(shown.withLock { $0 } == [1, 2])
         #expect(source.runs[1].wasCutOff)
-        #expect(list.isRefreshing)
+        #expect(list.loadStates.refresh.isLoading)
     }
 
     @Test func theListStaysVisibleWhileTheRefreshLoads() async {
         let (task, _) = startRefresh()
         await waitForTheRefreshsLoad()
         #expect(Array(list.items) == [1, 2])
-        #expect(list.isRefreshing)
-        #expect(!list.isLoadingNextPage)
+        #expect(list.loadStates.refresh.isLoading)
+        #expect(!list.loadStates.append.isLoading)
         source.lastRun.deliver([3], next: nil)
         await returned(task)
-        #expect(!list.isRefreshing)
+        #expect(!list.loadStates.refresh.isLoading)
     }
 
     @Test func retryRepeatsAFailedRefresh() async {
@@ -322,7 +320,7 @@ struct ObservablePaginatedListRefreshTests {
         await returned(task)
         list.retry()
         #expect(source.runs.count == 3)
-        #expect(list.isRefreshing && list.refreshError == nil)
+        #expect(list.loadStates.refresh.isLoading && list.loadStates.refresh.error == nil)
         source.lastRun.deliver([4], next: nil)
         #expect(Array(list.items) == [4])
     }
@@ -341,7 +339,7 @@ struct ObservablePaginatedListRefreshTests {
         let list = TestMirror(viewModel)
         await list.refresh()
         #expect(Array(list.items) == [0, 1, 2])
-        #expect(!list.isRefreshing)
+        #expect(!list.loadStates.refresh.isLoading)
     }
 
     @Test func refreshReturnsWhenItsTaskIsCancelledAndTheRefreshGoesOn() async {
@@ -349,7 +347,7 @@ struct ObservablePaginatedListRefreshTests {
         await waitForTheRefreshsLoad()
         task.cancel()
         await task.value
-        #expect(list.isRefreshing)
+        #expect(list.loadStates.refresh.isLoading)
         source.lastRun.deliver([5], next: nil)
         #expect(Array(list.items) == [5])
     }
@@ -359,7 +357,7 @@ struct ObservablePaginatedListRefreshTests {
         let list = TestMirror(viewModel)
         await list.refresh()
         #expect(Array(list.items) == [0, 1, 2])
-        #expect(!list.isRefreshing)
+        #expect(!list.loadStates.refresh.isLoading)
     }
 }
 
@@ -404,11 +402,11 @@ struct ObservablePaginatedListPolicyTests {
         script.deliver([1, 2], next: script.producer())
         for _ in 0 ..< 100 { await Task.yield() }
         #expect(!done.withLock { $0 })
-        #expect(list.isRefreshing)
+        #expect(list.loadStates.refresh.isLoading)
         script.deliver([3, 4, 5], next: script.producer())
         await returned(task)
         #expect(list.items.map(\.id) == [1, 2, 3, 4, 5, 6])
-        #expect(list.gap == nil && !list.isRefreshing)
+        #expect(list.gap == nil && !list.loadStates.refresh.isLoading)
     }
 
     @Test func aRefreshThatLeavesAGapShowsItAndFillGapClosesIt() async {
@@ -420,10 +418,10 @@ struct ObservablePaginatedListPolicyTests {
         #expect(list.gap == 2)
         let names = Locked<Set<String>>([])
         withObservationTracking { _ = list.gap } onChange: { names.withLock { _ = $0.insert("gap") } }
-        withObservationTracking { _ = list.isRefreshing } onChange: { names.withLock { _ = $0.insert("isRefreshing") } }
+        withObservationTracking { _ = list.loading } onChange: { names.withLock { _ = $0.insert("loading") } }
         withObservationTracking { _ = list.items } onChange: { names.withLock { _ = $0.insert("items") } }
         list.fillGap()
-        #expect(names.withLock { $0 } == ["isRefreshing"])
+        #expect(names.withLock { $0 } == ["loading"])
         script.deliver([3, 4, 5], next: script.producer())
         #expect(list.items.map(\.id) == [1, 2, 3, 4, 5, 6])
         #expect(list.gap == nil)
@@ -436,7 +434,7 @@ struct ObservablePaginatedListPolicyTests {
         await returned(task)
         list.fillGap()
         script.runs[script.runs.count - 1].send(error: TestError(4))
-        #expect(list.refreshError == TestError(4))
+        #expect(list.loadStates.refresh.error == TestError(4))
         #expect(list.gap == 2)
         list.retry()
         #expect(script.runs.count == 4)
@@ -462,21 +460,21 @@ struct ObservablePaginatedListDirectionsTests {
     @Test func aRowNearTheTopLoadsThePreviousPage() {
         list.prefetchDistance = 2
         let names = invalidated(in: list) { list.rowAppeared(2) }
-        #expect(names == ["loadStates", "isLoadingPreviousPage"])
+        #expect(names == ["loadStates", "loading"])
         #expect(source.runs.count == 2)
         source.lastRun.deliver(Array(0 ..< 10), previous: nil, next: nil)
         #expect(Array(list.items) == Array(0 ..< 20))
-        #expect(!list.isLoadingPreviousPage)
+        #expect(!list.loadStates.prepend.isLoading)
     }
 
     @Test func aFailedPreviousPageShowsItsErrorAndRetryLoadsItAgain() {
         list.loadPreviousPage()
         source.lastRun.fail(TestError(5))
-        #expect(list.previousPageError == TestError(5))
-        #expect(list.nextPageError == nil)
+        #expect(list.loadStates.prepend.error == TestError(5))
+        #expect(list.loadStates.append.error == nil)
         list.retry()
         #expect(source.runs.count == 3)
-        #expect(list.isLoadingPreviousPage && list.previousPageError == nil)
+        #expect(list.loadStates.prepend.isLoading && list.loadStates.prepend.error == nil)
     }
 }
 
@@ -488,8 +486,8 @@ struct ObservablePaginatedListThreadingTests {
         let updates = Locked<[Bool]>([])
         recordUpdateThreads(of: list, into: updates)
         // A row far below the end: each page that lands loads the next, on the view model's queue.
-        Task.detached { viewModel.loadNextPageIfNeeded(visibleIndex: 1_000, prefetchDistance: 0) }
-        await eventually { list.isExhausted }
+        Task.detached { viewModel.loadPagesIfNeeded(visibleIndex: 1_000, prefetchDistance: 0) }
+        await eventually { list.exhausted }
         #expect(list.items.count == 100)
         #expect(!updates.withLock { $0 }.isEmpty)
         #expect(updates.withLock { $0 }.allSatisfy { $0 })
@@ -498,13 +496,13 @@ struct ObservablePaginatedListThreadingTests {
     @Test func transitionsFromAnotherThreadAreShownWhole() async {
         let viewModel = TestViewModel(scheduler: QueueScheduler(label: "pages")) { synchronousChain(pages: 50, size: 2) }
         let list = TestMirror(viewModel)
-        Task.detached { viewModel.loadNextPageIfNeeded(visibleIndex: 1_000, prefetchDistance: 0) }
+        Task.detached { viewModel.loadPagesIfNeeded(visibleIndex: 1_000, prefetchDistance: 0) }
         var seen = 0
-        while !list.isExhausted {
+        while !list.exhausted {
             // Whenever the main actor looks, the mirror shows one transition: a list of 100 items is exhausted,
             // a shorter one is not, and no page lands while its load is still shown as in flight.
-            #expect(list.isExhausted == (list.items.count == 100))
-            #expect(!(list.isLoadingNextPage && list.items.count == 100))
+            #expect(list.exhausted == (list.items.count == 100))
+            #expect(!(list.loadStates.append.isLoading && list.items.count == 100))
             seen += 1
             await Task.yield()
             if seen > 1_000_000 { Issue.record("never exhausted"); return }
@@ -526,15 +524,15 @@ struct ObservablePaginatedListThreadingTests {
         }
         let list = TestMirror(viewModel)
         viewModel.loadNextPage()
-        await eventually { list.nextPageError == TestError(1) }
+        await eventually { list.loadStates.append.error == TestError(1) }
         // The retry starts and fails on the view model's queue while the main actor is kept busy: the
         // mirror sees `.failed` before and after, never the `.loading` in between.
         viewModel.loadNextPage()
         published.wait()
         published.wait()
         let fired = Counter()
-        withObservationTracking { _ = list.nextPageError } onChange: { fired.increment() }
-        await eventually { list.nextPageError == TestError(2) }
+        withObservationTracking { _ = list.loadStates.append.error } onChange: { fired.increment() }
+        await eventually { list.loadStates.append.error == TestError(2) }
         #expect(fired.count == 1)
     }
 

@@ -174,7 +174,7 @@ import Testing
         var screen = ListScreen(prefetchDistance: 5)
         let rows = ItemList((1 ... 10).map { Row(id: $0, likes: $0 == 2 ? 3 : 0) })
         let lines = screen.render(
-            rows: rows, state: .idle, title: "demo", width: 80, height: 24,
+            rows: rows, loadStates: .idle, title: "demo", width: 80, height: 24,
             window: ListScreen.Window(prepend: .loading, gap: 4, missing: 31, dropped: 40)
         )
         let texts = lines.map(\.text)

@@ -198,7 +198,7 @@ import Testing
     @Test func theStatusLineShowsTheNote() {
         var screen = ListScreen(prefetchDistance: 5)
         let rows = ItemList((1 ... 20).map { Row(id: $0) })
-        let lines = screen.render(rows: rows, state: .idle, title: "demo", width: 120, height: 24,
+        let lines = screen.render(rows: rows, loadStates: .idle, title: "demo", width: 120, height: 24,
                                   note: "1 corrections; last: dropped 2 rows")
         #expect(lines[22].text == "ready | row 1 of 20 loaded | 1 corrections; last: dropped 2 rows")
     }
@@ -393,7 +393,10 @@ import Testing
         var screen = ListScreen(prefetchDistance: 5)
         let rows = ItemList((1 ... 60).map { Row(id: $0) })
         screen.move(to: 59, count: rows.count)
-        let lines = screen.render(rows: rows, state: .loading, title: "demo", width: 80, height: 24)
+        let lines = screen.render(
+            rows: rows, loadStates: LoadStates(refresh: .idle, prepend: .idle, append: .loading), title: "demo", width: 80,
+            height: 24
+        )
         #expect(lines.count == 24)
         #expect(lines.allSatisfy { $0.text.count <= 80 })
         #expect(lines.contains { $0.style == .cursorRow && $0.text.contains("#0060") })

@@ -147,11 +147,12 @@ struct Snapshot: Equatable, Sendable {
     let loading: Bool
     let lastError: TestError?
     let exhausted: Bool
-    let state: PaginatedListState<TestError>
+    /// The state of the next page's load (the only kind of load of the lists these tests check).
+    let append: LoadState<TestError>
 
-    /// Whether `loading`, `lastError` and `exhausted` say what `state` says.
+    /// Whether `loading`, `lastError` and `exhausted` say what `append` says.
     var isConsistent: Bool {
-        loading == state.isLoading && lastError == state.error && exhausted == state.isExhausted
+        loading == append.isLoading && lastError == append.error && exhausted == append.isComplete
     }
 }
 
@@ -159,7 +160,7 @@ extension PaginatedListViewModel where Item == Int, Failure == TestError {
     /// Every property, read now.
     var snapshot: Snapshot {
         Snapshot(items: Array(items.value), loading: loading.value, lastError: lastError.value,
-                 exhausted: exhausted.value, state: state.value)
+                 exhausted: exhausted.value, append: loadStates.value.append)
     }
 }
 
@@ -174,4 +175,18 @@ func synchronousChain(pages count: Int, size: Int, starts: Counter? = nil) -> Te
         }
     }
     return page(0)
+}
+
+/// The first `count` pages of a chain of `source` (fewer if it ends first), straight from the page
+/// producers (no view model, which would merge repeated ids): for a source that delivers inside `start`.
+func firstPages<D: PaginatedListDependency>(of source: D, count: Int) -> [Page<D.Item, D.Failure>] {
+    let pages = Locked<[Page<D.Item, D.Failure>]>([])
+    var producer: Producer<Page<D.Item, D.Failure>, D.Failure>? = source.firstPage()
+    for _ in 0 ..< count {
+        guard let current = producer else { break }
+        let before = pages.withLock { $0.count }
+        current.startWithValues { page in pages.withLock { $0.append(page) } }
+        producer = pages.withLock { $0.count > before ? $0.last?.next : nil }
+    }
+    return pages.withLock { $0 }
 }

@@ -13,6 +13,8 @@ struct MirrorState<Item, Failure: Error> {
     /// Incremented by every transition that changes `items`.
     @usableFromInline var itemsVersion: UInt64 = 0
     @usableFromInline var loadStates = LoadStates<Failure>.idle
+    /// The view model's `lastError`.
+    @usableFromInline var lastError: Failure?
     /// How many times each kind of load has entered `.failed`: a new error is a new count, even when the
     /// mirror did not see the `.loading` in between.
     @usableFromInline var failures = LoadFailures()
@@ -21,13 +23,13 @@ struct MirrorState<Item, Failure: Error> {
     @usableFromInline var refreshes: UInt64 = 0
 
     /// Moves to the state after a transition that publishes `items` (if the list changed), `loadStates`
-    /// (whose cases, and those of the load states before, are `shapes`) and `gap`, made by the view model
-    /// after `refreshes` refresh commands. In place: a copy of the whole state per transition showed in the
-    /// profile (`Benchmarks itemlist`, view model rows).
+    /// (whose cases, and those of the load states before, are `shapes`), `lastError` and `gap`, made by
+    /// the view model after `refreshes` refresh commands. In place: a copy of the whole state per
+    /// transition showed in the profile (`Benchmarks itemlist`, view model rows).
     @inlinable
     mutating func advance(
         items newItems: ItemList<Item>?, loadStates newStates: LoadStates<Failure>, shapes: (old: LoadShape, new: LoadShape),
-        gap: Int?, refreshes: UInt64
+        lastError: Failure?, gap: Int?, refreshes: UInt64
     ) {
         sequence += 1
         if let newItems {
@@ -36,6 +38,7 @@ struct MirrorState<Item, Failure: Error> {
         }
         failures.count(from: shapes.old, to: shapes.new)
         loadStates = newStates
+        self.lastError = lastError
         self.gap = gap
         self.refreshes = refreshes
     }

@@ -275,7 +275,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         return load(.prepend, prefetch: nil)
     }
 
-    /// `loadNextPageIfNeeded` / `loadPagesIfNeeded`: loads at each end the request's rows are near;
+    /// `loadPagesIfNeeded`: loads at each end the request's rows are near;
     /// otherwise remembers the request while that end's page is pending, to re-check it when it lands.
     @usableFromInline
     mutating func loadIfNeeded(_ request: PrefetchRequest) -> [Action] {

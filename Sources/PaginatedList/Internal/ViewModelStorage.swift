@@ -71,7 +71,6 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     @usableFromInline let loading: MutableProperty<Bool>
     @usableFromInline let lastError: MutableProperty<Failure?>
     @usableFromInline let exhausted: MutableProperty<Bool>
-    @usableFromInline let state: MutableProperty<PaginatedListState<Failure>>
     @usableFromInline let loadStates: MutableProperty<LoadStates<Failure>>
     @usableFromInline let gap: MutableProperty<Int?>
     @usableFromInline let changes = Signal<ItemListChange, Never>.pipe()
@@ -102,21 +101,13 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     /// How many refresh commands have run (what `MirrorMark` tells a refresh by).
     @exclusivity(unchecked) @usableFromInline var refreshesStarted: UInt64 = 0
 
-    /// The derived values last published, to publish only what changed. The load states and the state
-    /// are kept as their cases (`LoadShape`, `StateCase`): comparing those needs no `Equatable` failure and
-    /// keeps no copy of an error.
+    /// The derived values last published, to publish only what changed. The load states are kept as their
+    /// cases (`LoadShape`): comparing those needs no `Equatable` failure and keeps no copy of an error.
     @usableFromInline
     struct Published {
         @usableFromInline var shape = LoadShape.idle
-        @usableFromInline var state = StateCase.idle
         @usableFromInline var hasError = false
         @usableFromInline var gap: Int?
-    }
-
-    /// The case of a `PaginatedListState`.
-    @usableFromInline
-    enum StateCase {
-        case idle, loading, failed, exhausted
     }
 
     init(
@@ -134,7 +125,6 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         loading = MutableProperty(false)
         lastError = MutableProperty(nil)
         exhausted = MutableProperty(false)
-        state = MutableProperty(.idle)
         loadStates = MutableProperty(.idle)
         gap = MutableProperty(nil)
     }
@@ -203,7 +193,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case let .checkEvent(load, event):
             run(machine.receiveCheck(event, of: load))
         case let .patch(patches):
-            patch(patches)
+            patch(patches, by: "update(_:id:apply:)")
         case let .loadIfNeeded(request):
             run(machine.loadIfNeeded(request))
         case .reset:
@@ -244,22 +234,26 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     /// Runs the user's `change` on the held item whose id is `key` (outside the machine: it is user code).
     @inlinable
     func modify(key: AnyHashable, _ change: @escaping @Sendable (inout Item) -> Void) {
-        patch([(key, change)])
+        patch([(key, change)], by: "update(id:_:)")
     }
 
     /// Runs each change on the held item whose id is its key (user code, outside the machine), then
     /// replaces them all in one transition. Keys not held are skipped; a key given twice gets both changes,
-    /// in order.
+    /// in order. A change that changes the id is a precondition failure that names `api`, the public call
+    /// that made the changes.
     @inlinable
-    func patch(_ patches: [(key: AnyHashable, change: @Sendable (inout Item) -> Void)]) {
+    func patch(_ patches: [(key: AnyHashable, change: @Sendable (inout Item) -> Void)], by api: StaticString) {
         var changed: [Int: Item] = [:]
         var order: [Int] = []
         for (key, change) in patches {
             guard let index = machine.position(ofKey: key) else { continue }
             var item = changed[index] ?? machine.items[index]
             change(&item)
-            precondition(machine.store.key(of: item) == key,
-                         "PaginatedListViewModel.update(id:_:): the change must not change the item's id")
+            if let changedKey = machine.store.key(of: item), changedKey != key {
+                preconditionFailure(
+                    "PaginatedListViewModel.\(api): a change must not change the item's id (\(key) became \(changedKey))"
+                )
+            }
             if changed.updateValue(item, forKey: index) == nil { order.append(index) }
         }
         let replacements = order.map { ($0, changed[$0]!) }
@@ -396,17 +390,15 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         let newStates = transition.loadStates
         let shape = LoadShape(newStates)
         let hasError = transition.lastError != nil
-        let newState: StateCase = shape.isLoading ? .loading : hasError ? .failed : shape.append == .complete ? .exhausted : .idle
         // The previous values.
-        let old = (shape: published.shape, state: published.state, hasError: published.hasError, gap: published.gap)
+        let old = (shape: published.shape, hasError: published.hasError, gap: published.gap)
         lock.locked {
             mirrorValue.advance(
-                items: transition.items, loadStates: newStates, shapes: (old.shape, shape), gap: transition.gap,
-                refreshes: refreshesStarted
+                items: transition.items, loadStates: newStates, shapes: (old.shape, shape), lastError: transition.lastError,
+                gap: transition.gap, refreshes: refreshesStarted
             )
         }
         published.shape = shape
-        published.state = newState
         published.hasError = hasError
         published.gap = transition.gap
         if old.shape.isLoading != shape.isLoading { staged.append(loading.stage(shape.isLoading)) }
@@ -415,15 +407,6 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         }
         if old.hasError || hasError { staged.append(lastError.stage(transition.lastError)) }
         if old.shape != shape || shape.hasFailure { staged.append(loadStates.stage(newStates)) }
-        if old.state != newState || newState == .failed {
-            let value: PaginatedListState<Failure> = switch newState {
-            case .idle: .idle
-            case .loading: .loading
-            case .failed: .failed(transition.lastError!)
-            case .exhausted: .exhausted
-            }
-            staged.append(state.stage(value))
-        }
         if old.gap != transition.gap { staged.append(gap.stage(transition.gap)) }
         for change in transition.changes { staged.append(changes.input.stage(.value(change))) }
         staged.append(mirrorChanged.input.stage(.value(())))

@@ -8,7 +8,7 @@ extension ArraySource: KeyedPageSource {
     public func page(at key: Int?) -> Producer<KeyedPage<Item, Int>, Failure> {
         let opening = key.map { $0 * pageSize } ?? start
         let source = ArraySource(items, pageSize: pageSize, start: opening, latency: latency, on: scheduler,
-                                 failure: failure, deduplication: { .none })
+                                 failure: failure, deduplication: .keepAll)
         let index = source.start / pageSize
         let total = items.count
         return source.firstPage().map { page in

@@ -19,8 +19,8 @@ import Signals
 /// `failure(pageIndex, attempt)` may inject a failure: it is asked on every start of a page's producer,
 /// with `attempt` counting the starts of that page in the current chain (1 for the first); return `nil`
 /// to deliver the page; `pageIndex` counts from the array's first page, whichever page the list opens at.
-/// When `Item` is `Identifiable`, items an earlier page delivered, on either side of the start page, are
-/// dropped.
+/// Items an earlier page delivered, on either side of the start page, are dropped by `deduplication`
+/// (by default, by `id` when `Item` is `Identifiable`).
 ///
 /// Each call of `firstPage()` starts a fresh chain (fresh attempt counts, fresh de-duplication).
 public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependency, Sendable {
@@ -38,25 +38,20 @@ public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependen
     /// The index of the item the list opens at (clamped to the array): its page is the first one loaded.
     public let start: Int
     let failure: FailureInjection?
-    private let deduplication: @Sendable () -> Deduplication<Item>
+    /// Which items are dropped as delivered by an earlier page of the chain.
+    public let deduplication: DuplicatePolicy<Item>
 
     /// Serves `items` in pages of `pageSize`, opening at the page that holds item `start`, after `latency`
-    /// on `scheduler` if given, failing where `failure` says so. Keeps every item (items are not
-    /// `Identifiable`).
+    /// on `scheduler` if given, failing where `failure` says so, dropping items an earlier page of the
+    /// chain delivered by `deduplication` (`.automatic`: by `id` when `Item` is `Identifiable`), on either
+    /// side of the start page.
     ///
     /// `start`: the index of the item the list opens at: its page is the first loaded, the pages
     ///   above come through `Page.previous`. Clamped to `0 ..< items.count`.
     public init(
         _ items: [Item], pageSize: Int, start: Int = 0, latency: Duration = .zero,
-        on scheduler: (any DateScheduler)? = nil, failure: FailureInjection? = nil
-    ) {
-        self.init(items, pageSize: pageSize, start: start, latency: latency, on: scheduler, failure: failure,
-                  deduplication: { .none })
-    }
-
-    init(
-        _ items: [Item], pageSize: Int, start: Int, latency: Duration, on scheduler: (any DateScheduler)?,
-        failure: FailureInjection?, deduplication: @escaping @Sendable () -> Deduplication<Item>
+        on scheduler: (any DateScheduler)? = nil, failure: FailureInjection? = nil,
+        deduplication: DuplicatePolicy<Item> = .automatic
     ) {
         precondition(pageSize > 0, "ArraySource: pageSize must be positive")
         self.items = items
@@ -70,7 +65,7 @@ public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependen
 
     /// The first page of a fresh chain: the page holding item `start`.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(start / pageSize, deduplication(), AttemptCounter(), role: .start)
+        page(start / pageSize, deduplication.makeChain(), AttemptCounter(), role: .start)
     }
 
     /// How a page was reached: which of its neighbours it carries.
@@ -130,22 +125,6 @@ public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependen
             return Page(items: admission.kept, previous: previous, next: next,
                         diagnostics: .init(droppedDuplicates: admission.dropped))
         }
-    }
-}
-
-extension ArraySource where Item: Identifiable, Item.ID: Sendable {
-    /// Serves `items` in pages of `pageSize`, opening at the page that holds item `start`, after `latency`
-    /// on `scheduler` if given, failing where `failure` says so; drops items an earlier page of the chain
-    /// delivered (by `id`), on either side of the start page.
-    ///
-    /// `start`: the index of the item the list opens at: its page is the first loaded, the pages
-    ///   above come through `Page.previous`. Clamped to `0 ..< items.count`.
-    public init(
-        _ items: [Item], pageSize: Int, start: Int = 0, latency: Duration = .zero,
-        on scheduler: (any DateScheduler)? = nil, failure: FailureInjection? = nil
-    ) {
-        self.init(items, pageSize: pageSize, start: start, latency: latency, on: scheduler, failure: failure,
-                  deduplication: { .byIdentity })
     }
 }
 

@@ -5,8 +5,9 @@ import Signals
 ///
 /// The first page is fetched with `fetch(start)` (`nil` by default: the top of the list), each later one
 /// with the cursor the previous response gave; a response with a `nil` `nextCursor` is the last page.
-/// When `Item` is `Identifiable` the source drops items an earlier page of the same chain delivered, on
-/// either side of the first page (reported as `.sourceCorrection(.duplicatesDropped(count:))`).
+/// The source drops items an earlier page of the same chain delivered, on either side of the first page,
+/// by its `deduplication` (by default, by `id` when `Item` is `Identifiable`), and reports them as
+/// `.sourceCorrection(.duplicatesDropped(count:))`.
 ///
 /// **Both ways.** A response's `previousCursor` makes the page it came with carry the page before it as
 /// its `previous`: `loadPreviousPage()` fetches `fetch(previousCursor)`, and so on up while responses give
@@ -32,18 +33,16 @@ public struct CursorSource<Item: Sendable, Cursor: Sendable, Failure: Error>: Pa
     /// The cursor of the page the list opens at (`nil`: the first page of the list).
     public let start: Cursor?
     let fetch: Fetch
-    private let deduplication: @Sendable () -> Deduplication<Item>
+    /// Which items are dropped as delivered by an earlier page of the chain.
+    public let deduplication: DuplicatePolicy<Item>
 
-    /// A source fetching pages with `fetch`, opening at the page of `start` (`nil`: the first page); keeps
-    /// every item the server sends.
+    /// A source fetching pages with `fetch`, opening at the page of `start` (`nil`: the first page), that
+    /// drops items an earlier page of the chain delivered by `deduplication` (`.automatic`: by `id` when
+    /// `Item` is `Identifiable`), on either side of the first page.
     ///
     /// `start`: the cursor of the page the list opens at; the pages before it come through
     ///   the responses' `previousCursor`.
-    public init(start: Cursor? = nil, fetch: @escaping Fetch) {
-        self.init(start: start, fetch: fetch, deduplication: { .none })
-    }
-
-    init(start: Cursor?, fetch: @escaping Fetch, deduplication: @escaping @Sendable () -> Deduplication<Item>) {
+    public init(start: Cursor? = nil, deduplication: DuplicatePolicy<Item> = .automatic, fetch: @escaping Fetch) {
         self.start = start
         self.fetch = fetch
         self.deduplication = deduplication
@@ -51,7 +50,7 @@ public struct CursorSource<Item: Sendable, Cursor: Sendable, Failure: Error>: Pa
 
     /// The first page of a fresh chain: fetches `fetch(start)` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(at: start, deduplication(), role: .start, depth: 0)
+        page(at: start, deduplication.makeChain(), role: .start, depth: 0)
     }
 
     /// How a page was reached: which of its neighbours it carries.
@@ -101,17 +100,6 @@ public struct CursorSource<Item: Sendable, Cursor: Sendable, Failure: Error>: Pa
         guard let cursor else { return nil }
         if stalls, let current, let equatable = cursor as? any Equatable, equatable.isEqual(to: current) { return nil }
         return cursor
-    }
-}
-
-extension CursorSource where Item: Identifiable, Item.ID: Sendable {
-    /// A source fetching pages with `fetch`, opening at the page of `start` (`nil`: the first page), that
-    /// drops items an earlier page of the chain delivered (by `id`), on either side of the first page.
-    ///
-    /// `start`: the cursor of the page the list opens at; the pages before it come through
-    ///   the responses' `previousCursor`.
-    public init(start: Cursor? = nil, fetch: @escaping Fetch) {
-        self.init(start: start, fetch: fetch, deduplication: { .byIdentity })
     }
 }
 

@@ -43,14 +43,14 @@ struct Deduplication<Item>: Sendable {
 
     /// Drops items whose `id` an earlier page (or an earlier item of the same page) delivered; fresh
     /// ledgers. The value stands at the start page.
-    static func byID<ID: Hashable & Sendable>(_ id: @escaping @Sendable (Item) -> ID) -> Deduplication {
+    static func byID<ID: Hashable & SendableMetatype>(_ id: @escaping @Sendable (Item) -> ID) -> Deduplication {
         start(Chain(sides: ChainSides(), below: SeenIDs(), above: SeenIDs(), id: id))
     }
 
     /// What every standing of a chain shares: its sides, the ledgers its start page records in first, and
     /// how to read an ID. (The start page's standing is made from it again when needed, so that no
     /// standing refers to another: nothing keeps a chain alive but its pages' producers.)
-    private struct Chain<ID: Hashable & Sendable>: Sendable {
+    private struct Chain<ID: Hashable & SendableMetatype>: Sendable {
         let sides: ChainSides<ID>
         let below: SeenIDs<ID>
         let above: SeenIDs<ID>
@@ -59,7 +59,7 @@ struct Deduplication<Item>: Sendable {
 
     /// The start page's standing: it records its items at the bottom of both sides' ledgers (a restart of
     /// it forks them).
-    private static func start<ID: Hashable & Sendable>(_ chain: Chain<ID>) -> Deduplication {
+    private static func start<ID: Hashable & SendableMetatype>(_ chain: Chain<ID>) -> Deduplication {
         Deduplication { items in
             let ids = items.map(chain.id)
             var kept: [Item] = []
@@ -82,7 +82,7 @@ struct Deduplication<Item>: Sendable {
         }
     }
 
-    private static func at<ID: Hashable & Sendable>(
+    private static func at<ID: Hashable & SendableMetatype>(
         _ ledger: SeenIDs<ID>, generation: Int, side: ChainSides<ID>.Side, _ chain: Chain<ID>
     ) -> Deduplication {
         let (sides, id) = (chain.sides, chain.id)

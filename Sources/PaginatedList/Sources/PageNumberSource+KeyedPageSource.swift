@@ -12,7 +12,7 @@ extension PageNumberSource: KeyedPageSource {
             let response = LastResponse<PageNumberResponse<Item>>()
             let source = PageNumberSource(
                 firstPageIndex: firstPageIndex, startPage: number, pageSize: pageSize, endOfList: endOfList,
-                fetch: { page, size in fetch(page, size).map { response.record($0) } }, deduplication: { .none }
+                deduplication: .keepAll, fetch: { page, size in fetch(page, size).map { response.record($0) } }
             )
             return source.firstPage().map { page in
                 KeyedPage(items: page.items, previous: page.previous == nil ? nil : number - 1,

@@ -19,8 +19,9 @@ import Signals
 /// total), the feed shrank while it was paged: the page reports
 /// `.sourceCorrection(.feedShrank(possiblySkipped:))` and the list ends there, not with a failure.
 ///
-/// When `Item` is `Identifiable` the source drops items an earlier page of the same chain delivered, on
-/// either side of the start page (reported as `.sourceCorrection(.duplicatesDropped(count:))`); a full page that holds nothing else —
+/// The source drops items an earlier page of the same chain delivered, on either side of the start page,
+/// by its `deduplication` (by default, by `id` when `Item` is `Identifiable`), and reports them as
+/// `.sourceCorrection(.duplicatesDropped(count:))`; a full page that holds nothing else —
 /// the feed grew by a page or more above the items shown since the last request, so page numbers cannot
 /// catch up — lands empty and says so with `.sourceCorrection(.feedOutpaced)` (the view model loads the
 /// next page at once, within its bound). It does *not* fill the hole a deletion above the loaded range
@@ -61,25 +62,20 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
     /// How the last page is recognised when the response carries no totals.
     public let endOfList: EndOfList
     let fetch: Fetch
-    private let deduplication: @Sendable () -> Deduplication<Item>
+    /// Which items are dropped as delivered by an earlier page of the chain.
+    public let deduplication: DuplicatePolicy<Item>
 
     /// A source fetching pages of `pageSize` items with `fetch`, the first numbered `firstPageIndex`,
-    /// opening at page `startPage` (`nil`: `firstPageIndex`).
-    ///
-    /// Keeps every item the server sends (items are not `Identifiable`).
+    /// opening at page `startPage` (`nil`: `firstPageIndex`), dropping items an earlier page of the chain
+    /// delivered by `deduplication` (`.automatic`: by `id` when `Item` is `Identifiable`), on either side
+    /// of the start page.
     ///
     /// `startPage`: the page the list opens at; the pages before it, down to `firstPageIndex`,
     ///   come through `Page.previous`. A number below `firstPageIndex` opens at `firstPageIndex`.
     public init(
         firstPageIndex: Int = 1, startPage: Int? = nil, pageSize: Int, endOfList: EndOfList = .shortPage,
-        fetch: @escaping Fetch
+        deduplication: DuplicatePolicy<Item> = .automatic, fetch: @escaping Fetch
     ) {
-        self.init(firstPageIndex: firstPageIndex, startPage: startPage, pageSize: pageSize, endOfList: endOfList,
-                  fetch: fetch, deduplication: { .none })
-    }
-
-    init(firstPageIndex: Int, startPage: Int?, pageSize: Int, endOfList: EndOfList, fetch: @escaping Fetch,
-         deduplication: @escaping @Sendable () -> Deduplication<Item>) {
         precondition(pageSize > 0, "PageNumberSource: pageSize must be positive")
         self.firstPageIndex = firstPageIndex
         self.startPage = max(startPage ?? firstPageIndex, firstPageIndex)
@@ -91,7 +87,7 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
 
     /// The first page of a fresh chain: fetches page `startPage` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(startPage, deduplication(), role: .start, course: Course())
+        page(startPage, deduplication.makeChain(), role: .start, course: Course())
     }
 
     /// What the pages read so far on the way down tell the next one.
@@ -228,21 +224,5 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
         default:
             nil
         }
-    }
-}
-
-extension PageNumberSource where Item: Identifiable, Item.ID: Sendable {
-    /// A source fetching pages of `pageSize` items with `fetch`, the first numbered `firstPageIndex`,
-    /// opening at page `startPage` (`nil`: `firstPageIndex`), that drops items an earlier page of the
-    /// chain delivered (by `id`), on either side of the start page.
-    ///
-    /// `startPage`: the page the list opens at; the pages before it, down to `firstPageIndex`,
-    ///   come through `Page.previous`. A number below `firstPageIndex` opens at `firstPageIndex`.
-    public init(
-        firstPageIndex: Int = 1, startPage: Int? = nil, pageSize: Int, endOfList: EndOfList = .shortPage,
-        fetch: @escaping Fetch
-    ) {
-        self.init(firstPageIndex: firstPageIndex, startPage: startPage, pageSize: pageSize, endOfList: endOfList,
-                  fetch: fetch, deduplication: { .byIdentity })
     }
 }

@@ -13,8 +13,9 @@ import Signals
 /// ledger and records there, so the two runs never see each other's items. Forks cost O(entries) and
 /// happen only on such restarts; a fresh chain (the view model's `reset()`) starts a fresh ledger.
 ///
-/// Thread-safe: `state` is guarded by its mutex.
-final class SeenIDs<ID: Hashable & Sendable>: Sendable {
+/// Thread-safe: `state` is guarded by its mutex. IDs need not be `Sendable`: an ID is made from an item of
+/// the page being admitted, handed over to the ledger, and only read or written with the mutex held.
+final class SeenIDs<ID: Hashable & SendableMetatype>: Sendable {
     private struct Entry {
         /// The page that recorded the ID.
         let generation: Int
@@ -37,7 +38,9 @@ final class SeenIDs<ID: Hashable & Sendable>: Sendable {
         state = Locked(State())
     }
 
-    private init(_ initial: sending State) {
+    /// A ledger holding `initial`: a fork's entries, copied under the forked ledger's lock and read from
+    /// now on only under this one's.
+    private init(_ initial: State) {
         state = Locked(initial)
     }
 
@@ -113,7 +116,7 @@ final class SeenIDs<ID: Hashable & Sendable>: Sendable {
 /// A side is registered by its first admission: until a page above the start page is admitted, the pages
 /// below check nothing more than before. Thread-safe: `state` is guarded by its mutex; the ledgers' own
 /// locks are taken inside it, never the other way round.
-final class ChainSides<ID: Hashable & Sendable>: Sendable {
+final class ChainSides<ID: Hashable & SendableMetatype>: Sendable {
     /// Where a page lies: below the start page (the start page included) or above it.
     enum Side: Sendable {
         case below, above

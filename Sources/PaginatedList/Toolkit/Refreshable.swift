@@ -5,7 +5,8 @@
 /// scheduler). The protocol is class-bound so that a `RefresherGroup` can hold its members weakly.
 ///
 /// Conformers in this package: `Refresher` (a closure), `RefresherGroup` (many at once), `Pager` (back to
-/// its first page) and `PaginatedListViewModel` (reset, then load the first page).
+/// its first page) and `PaginatedListViewModel` (`refresh()`: the held items stay visible until the new
+/// first page lands and replaces them; the list never goes blank).
 public protocol Refreshable: AnyObject {
     /// Asks for fresh data. Which threads may call it is up to the conformer.
     func refresh()

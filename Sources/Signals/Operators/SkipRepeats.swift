@@ -29,27 +29,6 @@ extension Signal {
     }
 }
 
-#if compiler(>=6.2)
-/// What `skipRepeats()` needs of a value: an `Equatable` conformance usable from any thread.
-///
-/// The comparison runs in `@Sendable` observers, so from Swift 6.2 on (SE-0470) the conformance must
-/// not be isolated to an actor (`SendableMetatype`); every plain `Equatable` type satisfies it.
-public typealias _SkipRepeatsEquatable = Equatable & SendableMetatype
-#else
-/// What `skipRepeats()` needs of a value: an `Equatable` conformance.
-public typealias _SkipRepeatsEquatable = Equatable
-#endif
-
-extension Signal where Value: _SkipRepeatsEquatable {
-    /// A signal of this one's values, minus each value equal to the one before it.
-    ///
-    /// See `skipRepeats(by:)`.
-    @inlinable
-    public func skipRepeats() -> Signal<Value, Failure> {
-        skipRepeats(by: { $0 == $1 })
-    }
-}
-
 extension Producer {
     /// A producer of this one's values, minus each value that `isEquivalent` to the one before it
     /// (in the same run).
@@ -62,7 +41,19 @@ extension Producer {
     }
 }
 
-extension Producer where Value: _SkipRepeatsEquatable {
+// `skipRepeats()` compares values in `@Sendable` observers, so the `Equatable` conformance must not be
+// isolated to an actor (`SendableMetatype`, SE-0470); every plain `Equatable` type satisfies it.
+extension Signal where Value: Equatable & SendableMetatype {
+    /// A signal of this one's values, minus each value equal to the one before it.
+    ///
+    /// See `skipRepeats(by:)`.
+    @inlinable
+    public func skipRepeats() -> Signal<Value, Failure> {
+        skipRepeats(by: { $0 == $1 })
+    }
+}
+
+extension Producer where Value: Equatable & SendableMetatype {
     /// A producer of this one's values, minus each value equal to the one before it (in the same run).
     ///
     /// See `skipRepeats(by:)`.

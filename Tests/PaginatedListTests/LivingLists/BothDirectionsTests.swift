@@ -69,9 +69,9 @@ struct BothDirectionsTests {
         let feed = ScriptedFeed(ids: Array(1 ... 30), size: 5)
         let viewModel = opened(feed, at: 15)
         viewModel.loadNextPage()
-        viewModel.loadNextPageIfNeeded(visibleIndex: 2, prefetchDistance: 1)
+        viewModel.loadPagesIfNeeded(visibleIndex: 2, prefetchDistance: 1)
         #expect(ids(viewModel) == Array(16 ... 20))
-        viewModel.loadNextPageIfNeeded(visibleIndex: 1, prefetchDistance: 1)
+        viewModel.loadPagesIfNeeded(visibleIndex: 1, prefetchDistance: 1)
         #expect(ids(viewModel) == Array(11 ... 20))
     }
 

@@ -119,11 +119,22 @@ struct EditCommandContract {
         #expect(states.count == 0)
     }
 
-    @Test func changingTheIDInUpdateByIDIsAPreconditionFailure() async {
-        await #expect(processExitsWith: .failure) {
+    @Test func changingTheIDInUpdateByIDIsAPreconditionFailureThatNamesIt() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let viewModel = loadedPosts([[1, 2]])
             viewModel.update(id: 1) { $0 = FeedPost(id: 9) }
         }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("PaginatedListViewModel.update(id:_:): a change must not change the item's id (1 became 9)"))
+    }
+
+    @Test func changingTheIDInABatchUpdateIsAPreconditionFailureThatNamesIt() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let viewModel = loadedPosts([[1, 2]])
+            viewModel.update([9], id: { _ in 2 }, apply: { item, patch in item = FeedPost(id: patch) })
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("PaginatedListViewModel.update(_:id:apply:): a change must not change the item's id (2 became 9)"))
     }
 }
 

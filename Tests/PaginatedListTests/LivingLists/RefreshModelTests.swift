@@ -331,7 +331,7 @@ final class RefreshSession: SeededSequence {
         case .prefetch:
             let row = rng.below(before.count + 1)
             note += " \(row)"
-            viewModel.loadNextPageIfNeeded(visibleIndex: row, prefetchDistance: rng.below(3))
+            viewModel.loadPagesIfNeeded(visibleIndex: row, prefetchDistance: rng.below(3))
         case .deliver:
             let runs = feed.activePageRuns
             let run = runs[rng.below(runs.count)]

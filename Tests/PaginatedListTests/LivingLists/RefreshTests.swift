@@ -207,3 +207,44 @@ struct MergeOnTopTests {
         #expect(replayer.mirror == Array(viewModel.items.value))
     }
 }
+
+@Suite("15. Refresh of items that are not Identifiable")
+struct PlainItemRefreshTests {
+    /// A chain of pages of plain `Int` items, delivered at start.
+    private func chain(_ pages: [[Int]]) -> TestProducer {
+        func page(_ index: Int) -> TestProducer {
+            Producer { observer, _ in
+                observer.send(value: Page(items: pages[index], next: index + 1 < pages.count ? page(index + 1) : nil))
+                observer.sendCompleted()
+            }
+        }
+        return page(0)
+    }
+
+    /// A view model of plain items whose first call serves `held`, later calls `fresh`, with every page of
+    /// `held` loaded.
+    private func loaded(held: [[Int]], fresh: [[Int]]) -> TestViewModel {
+        var calls = 0
+        let viewModel = TestViewModel(scheduler: ImmediateScheduler()) { [self] in
+            calls += 1
+            return chain(calls == 1 ? held : fresh)
+        }
+        for _ in held { viewModel.loadNextPage() }
+        return viewModel
+    }
+
+    @Test func mergeOnTopActsAsReplaceAndOpensNoGap() {
+        let viewModel = loaded(held: [[1, 2], [3, 4]], fresh: [[7, 8], [1, 2], [3, 4]])
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        #expect(Array(viewModel.items.value) == [7, 8])
+        #expect(viewModel.gap.value == nil)
+        #expect(viewModel.loadStates.value.refresh == .idle)
+    }
+
+    @Test func reloadAllEndsWithExactlyTheReloadedPagesContent() {
+        let viewModel = loaded(held: [[1, 2], [3, 4]], fresh: [[0, 1], [2, 3], [4, 5]])
+        viewModel.refresh(.reloadAll)
+        #expect(Array(viewModel.items.value) == [0, 1, 2, 3])
+        #expect(viewModel.loadStates.value.refresh == .idle)
+    }
+}

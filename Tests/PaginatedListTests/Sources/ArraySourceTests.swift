@@ -90,4 +90,27 @@ struct ArraySourceTests {
         #expect(session.items.map(\.id) == [0, 1, 2, 3])
         #expect(session.corrections == [.duplicatesDropped(count: 2)])
     }
+
+    @Test func keepAllDeliversIdentifiableItemsAsOftenAsTheArrayHoldsThem() {
+        let rows = [0, 1, 2, 2, 3, 1].map(Row.init(id:))
+        let source = ArraySource<Row, Never>(rows, pageSize: 3, deduplication: .keepAll)
+        let pages = firstPages(of: source, count: 2)
+        #expect(pages.flatMap(\.items).map(\.id) == [0, 1, 2, 2, 3, 1])
+        #expect(pages.allSatisfy { $0.diagnostics.isEmpty })
+    }
+
+    @Test func plainItemsAreKeptByDefaultAndDroppedByAKey() {
+        let words = ["a", "b", "c", "B", "d", "A"]
+        #expect(drive(ArraySource<String, Never>(words, pageSize: 3)).items == words)
+        let session = drive(ArraySource<String, Never>(words, pageSize: 3, deduplication: .byKey { $0.lowercased() }))
+        #expect(session.items == ["a", "b", "c", "d"])
+        #expect(session.corrections == [.duplicatesDropped(count: 2)])
+    }
+
+    @Test func byIDDropsWhatAutomaticDrops() {
+        let rows = [0, 1, 2, 2, 3, 1].map(Row.init(id:))
+        let session = drive(ArraySource<Row, Never>(rows, pageSize: 3, deduplication: .byID))
+        #expect(session.items.map(\.id) == [0, 1, 2, 3])
+        #expect(session.corrections == [.duplicatesDropped(count: 2)])
+    }
 }

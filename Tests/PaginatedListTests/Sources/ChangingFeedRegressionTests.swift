@@ -77,7 +77,7 @@ struct ChangingFeedRegressionTests {
         let source = PageNumberSource<Item, Never>(pageSize: 20) { page, size in feed.request { $0.page(page, size: size) } }
         let (model, diagnostics) = Self.viewModel(source)
         // A prefetch request that wants far more than a page: remembered while each page loads.
-        model.loadNextPageIfNeeded(visibleIndex: 0, prefetchDistance: 1_000)
+        model.loadPagesIfNeeded(visibleIndex: 0, prefetchDistance: 1_000)
         #expect(feed.requestCount == 1 + 10)
         #expect(model.items.value.map(\.id) == Array(0 ..< 20))
         #expect(diagnostics.value.filter { $0 == .sourceCorrection(.feedOutpaced) }.count == 10)
@@ -96,7 +96,7 @@ struct ChangingFeedRegressionTests {
         let (model, diagnostics) = Self.viewModel(Self.offsetSource(feed, limit: 20, requests: requests))
         for _ in 0 ..< 10 { model.loadNextPage() }
         #expect(requests.value == 10)
-        model.loadNextPageIfNeeded(visibleIndex: 199)
+        model.loadPagesIfNeeded(visibleIndex: 199)
         #expect(requests.value == 10 + 10 * 8)
         #expect(model.items.value.map(\.id) == Array(0 ..< 200))
         #expect(diagnostics.value.filter { $0 == .sourceCorrection(.feedOutpaced) }.count == 10)
@@ -155,7 +155,7 @@ struct ChangingFeedRegressionTests {
     @Test func aPrefetchRequestCrossesARunOfDeletedItemsInOneCall() {
         let (model, _) = Self.viewModel(Self.idSnapshotSource(Self.spamWave(), batchSize: 1))
         for _ in 0 ..< 10 { model.loadNextPage() }
-        model.loadNextPageIfNeeded(visibleIndex: 9, prefetchDistance: 0)
+        model.loadPagesIfNeeded(visibleIndex: 9, prefetchDistance: 0)
         #expect(model.items.value.map(\.id) == Array(0 ..< 10) + [90])
     }
 

@@ -36,6 +36,16 @@ struct CursorSourceTests {
         #expect(session.exhausted)
     }
 
+    @Test func keepAllDeliversIdentifiableItemsAnEarlierPageDelivered() {
+        let source = CursorSource<Item, Int, Never>(deduplication: .keepAll) { cursor in
+            Producer(value: cursor == nil ? CursorResponse(items: [0, 1, 2].map(Item.init(id:)), nextCursor: 1)
+                                          : CursorResponse(items: [1, 2, 3].map(Item.init(id:)), nextCursor: nil))
+        }
+        let pages = firstPages(of: source, count: 2)
+        #expect(pages.flatMap(\.items).map(\.id) == [0, 1, 2, 1, 2, 3])
+        #expect(pages.allSatisfy { $0.diagnostics.isEmpty })
+    }
+
     @Test func identifiableItemsAnEarlierPageDeliveredAreDroppedAndReported() {
         let source = CursorSource<Item, Int, Never> { cursor in
             Producer(value: cursor == nil ? CursorResponse(items: [0, 1, 2].map(Item.init(id:)), nextCursor: 1)

@@ -81,6 +81,16 @@ struct PageNumberSourceTests {
         #expect(session.items == Array(0 ..< 6))
     }
 
+    @Test func plainItemsAnEarlierPageDeliveredAreDroppedByAKey() {
+        let pages: [[Int]] = [[0, 1, 2], [2, 3, 4], [4, 5]]
+        let source = PageNumberSource<Int, Never>(pageSize: 3, deduplication: .byKey { $0 }) { page, _ in
+            Producer(value: PageNumberResponse(items: pages[page - 1]))
+        }
+        let session = drive(source)
+        #expect(session.items == Array(0 ... 5))
+        #expect(session.corrections == [.duplicatesDropped(count: 1), .duplicatesDropped(count: 1)])
+    }
+
     @Test func identifiableItemsAnEarlierPageDeliveredAreDroppedAndReported() {
         let pages: [[Int]] = [[0, 1, 2], [2, 3, 4], [4, 5]]
         let source = PageNumberSource<Item, Never>(pageSize: 3) { page, _ in

@@ -69,6 +69,15 @@ struct BadFileContract {
         try Self.expectRefused(path, as: .schemaTooNew)
     }
 
+    /// Found by the `StoreFile` fuzz target (its regression input `user-version-minus-one`): the schema
+    /// check at open built the schema "up to version -1" and trapped.
+    @Test func aStoreFileWithANegativeSchemaVersionIsCorruptAndStaysUnchanged() throws {
+        let folder = TemporaryFolder()
+        let path = try Self.storeFile(folder)
+        try Self.execute("PRAGMA user_version = -1", at: path)
+        try Self.expectRefused(path, as: .corrupt)
+    }
+
     @Test func aTruncatedFileIsCorruptAndStaysUnchanged() throws {
         let folder = TemporaryFolder()
         let path = try Self.storeFile(folder, pages: 30)

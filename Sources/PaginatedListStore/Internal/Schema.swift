@@ -160,12 +160,17 @@ enum Schema {
             return Header(applicationID: id, version: Int(version), objects: objects)
         }
 
-        /// Throws unless the file is this store's, at this version or an older one.
+        /// Throws unless the file is this store's, at this version or an older one (a negative version,
+        /// which no version of the store writes, is `.corrupt`).
         func check(path: String) throws(StoreError) {
             guard applicationID == Schema.applicationID else {
                 throw StoreError(kind: .foreignDatabase, path: path, message: String(
                     format: "an SQLite database of another application (application_id 0x%08llX, %lld schema objects), not a PaginatedListStore file",
                     applicationID, objects))
+            }
+            guard version >= 0 else {
+                throw StoreError(kind: .corrupt, path: path, message:
+                    "this store's file with schema version \(version), which no PaginatedListStore writes")
             }
             guard version <= Schema.version else {
                 throw StoreError(kind: .schemaTooNew, path: path, message:

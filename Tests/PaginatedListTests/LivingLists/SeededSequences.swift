@@ -20,9 +20,9 @@ protocol SeededSequence: AnyObject {
 let tracingSequences = ProcessInfo.processInfo.environment["PAGINATED_LIST_TRACE"] != nil
 
 /// The share of each seeded suite's runs to make, in percent: `PAGINATED_LIST_SEED_SHARE` (1 to 100), 100
-/// when unset. `.ci/run` sets 33 for the run with the internal checks and 5 under the address sanitizer:
-/// both make each run several times slower, and a share of the runs still drives every operation hundreds
-/// of times. Coverage counts are only checked on a full run.
+/// when unset. `.ci/run` sets 20 for the run with the internal checks and 2 under the address sanitizer:
+/// both make each run several times slower, and a share of the runs still drives every operation many
+/// times. Coverage counts are only checked on a full run.
 let seedSharePercent: Int = ProcessInfo.processInfo.environment["PAGINATED_LIST_SEED_SHARE"]
     .flatMap(Int.init).map { min(max($0, 1), 100) } ?? 100
 

@@ -107,14 +107,17 @@ private enum ISO8601 {
     static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     static let wholeSeconds = Date.ISO8601FormatStyle()
 
+    /// 0001-01-01T00:00:00Z (in Foundation's calendar, Julian before 1582): the first date `format` writes
+    /// in the format it promises (four-digit years).
+    static let firstWritable = (try? wholeSeconds.parse("0001-01-01T00:00:00Z")) ?? .distantPast
+
     @Sendable
     static func decode(_ decoder: any Decoder) throws -> Date {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
-        if let date = try? withFraction.parse(text) {
-            return date
-        }
-        if let date = try? wholeSeconds.parse(text) {
+        // Foundation's parser is lenient (unpadded fields, a year 0): a date before the year 1 would be
+        // written back as `-0001-…`, which no reader of this format reads; it is refused like any other.
+        if let date = (try? withFraction.parse(text)) ?? (try? wholeSeconds.parse(text)), date >= firstWritable {
             return date
         }
         throw DecodingError.dataCorruptedError(

@@ -42,6 +42,18 @@ struct JSONCodingTests {
         #expect(date == noon)
     }
 
+    /// Found by the `JSONDates` fuzz target: Foundation's parser reads `0-1-1T0:0:0+02:00Z` as a date in the
+    /// year 0, which would be written back as `-0001-12-31T22:00:00Z`, a text this format cannot read.
+    @Test(arguments: [#""0-1-1T0:0:0+02:00Z""#, #""0000-06-01T00:00:00Z""#])
+    func aDateBeforeTheYearOneIsADecodingError(json: String) {
+        #expect(throws: JSONCodingError.self) { try JSONCoding.decode(Date.self, from: json) }
+    }
+
+    @Test func theFirstDateOfTheYearOneDecodesAndIsWrittenBackAsItself() throws {
+        let date = try JSONCoding.decode(Date.self, from: #""0001-01-01T00:00:00Z""#)
+        #expect(string(try JSONCoding.encode(date)) == #""0001-01-01T00:00:00Z""#)
+    }
+
     @Test func encodesCamelCasePropertiesAsSnakeCaseKeysInSortedOrder() throws {
         let json = try JSONCoding.encode(Author(displayName: "Ada", avatarUrl: "https://a.example/a.png"))
         #expect(string(json) == #"{"avatar_url":"https://a.example/a.png","display_name":"Ada"}"#)

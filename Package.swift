@@ -61,11 +61,18 @@ let package = Package(
         .target(name: "HeapStatistics"),
 
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "PaginatedListTesting"], swiftSettings: settings),
-        .testTarget(name: "PaginatedListTests", dependencies: ["PaginatedList", "PaginatedListTesting", "PagingDemoKit"],
+        .testTarget(name: "PaginatedListTests", dependencies: ["PaginatedList", "PaginatedListTesting", "Signals"],
                     swiftSettings: settings),
-        // Against a real HTTP server: Tests/PaginatedListHTTPTests/Fixtures/feed_server.py (python3).
-        .testTarget(name: "PaginatedListHTTPTests", dependencies: ["PaginatedListHTTP", "PaginatedList", "PagingDemoKit", "Signals"],
-                    exclude: ["Fixtures"], swiftSettings: settings),
+        // The HTTP fixture server (Tests/HTTPFixtureServer/feed_server.py, python3) for the tests that talk to it.
+        .target(name: "HTTPFixtureServer", path: "Tests/HTTPFixtureServer", exclude: ["feed_server.py"],
+                swiftSettings: settings),
+        // Against a real HTTP server.
+        .testTarget(name: "PaginatedListHTTPTests", dependencies: ["PaginatedListHTTP", "PaginatedList", "Signals", "HTTPFixtureServer"],
+                    swiftSettings: settings),
+        // The demo: its options, script mode, simulated feed and screen model, and the built executable.
+        .testTarget(name: "PagingDemoKitTests", dependencies: ["PagingDemoKit", "PaginatedList", "PaginatedListTesting", "Signals",
+                                                               "HTTPFixtureServer"],
+                    swiftSettings: settings),
         // The store: contract points 21-28, bad files, migrations, faults; the crash test runs StoreCrashChild.
         .testTarget(name: "PaginatedListStoreTests",
                     dependencies: ["PaginatedListStore", "PaginatedList", "PaginatedListTesting", "Signals", "StoreCrashChild"],
@@ -77,7 +84,8 @@ let package = Package(
                     swiftSettings: settings),
         // A client written in Swift 6 mode with complete checking: Sendable use from Tasks and @MainActor.
         .testTarget(name: "Swift6ClientTests", dependencies: ["PaginatedList", "Signals"], swiftSettings: settings),
-        .testTarget(name: "DocsTests", dependencies: ["PaginatedList", "PaginatedListHTTP", "PaginatedListStore", "PaginatedListTesting", "Signals"],
+        .testTarget(name: "DocsTests", dependencies: ["PaginatedList", "PaginatedListHTTP", "PaginatedListStore", "PaginatedListTesting", "Signals",
+                                                      "HTTPFixtureServer"],
                     swiftSettings: settings),
     ],
     swiftLanguageModes: [.v6]

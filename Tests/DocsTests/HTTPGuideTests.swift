@@ -1,6 +1,7 @@
-// The samples of Docs/HTTP.md, compiled and run against the fixture server of PaginatedListHTTPTests.
+// The samples of Docs/HTTP.md, compiled and run against the fixture server (HTTPFixtureServer).
 // Keep both in sync.
 import Foundation
+import HTTPFixtureServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -48,65 +49,6 @@ enum HTTPGuide {
 
     struct Ranking: Decodable, Sendable { let ids: [Int] }
     struct RankedPosts: Decodable, Sendable { let items: [Post] }
-
-    /// `Tests/PaginatedListHTTPTests/Fixtures/feed_server.py` on an ephemeral port, for one test.
-    final class Server: Sendable {
-        let base: URL
-        private let process: Process
-        private let input: Pipe
-
-        static func start() async throws -> Server {
-            try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(with: Result { try Server() }) }
-            }
-        }
-
-        private init() throws {
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("PaginatedListHTTPTests/Fixtures/feed_server.py")
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path]
-            input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
-            }
-            let port = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let base = URL(string: "http://127.0.0.1:\(port)/"), Int(port) != nil else {
-                process.terminate()
-                throw CancellationError()
-            }
-            self.base = base
-        }
-
-        /// Calls a control endpoint of the server (`"fault?kind=500"`).
-        func control(_ command: String) async throws {
-            var request = URLRequest(url: URL(string: "control/\(command)", relativeTo: base)!)
-            request.httpMethod = "POST"
-            _ = try await URLSession.shared.data(for: request)
-        }
-
-        /// The paths (with their queries) of the feed requests the server received, in order.
-        func requestedPaths() async throws -> [String] {
-            var request = URLRequest(url: URL(string: "control/log", relativeTo: base)!)
-            request.httpMethod = "POST"
-            let (data, _) = try await URLSession.shared.data(for: request)
-            let log = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-            return (log?["requests"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
-        }
-
-        deinit {
-            try? input.fileHandleForWriting.close()
-            if process.isRunning { process.terminate() }
-        }
-    }
 }
 
 @Suite("Guide: HTTP feeds")
@@ -120,10 +62,10 @@ final class HTTPGuideTests {
     typealias Envelope = HTTPGuide.Envelope
     typealias Ranking = HTTPGuide.Ranking
     typealias RankedPosts = HTTPGuide.RankedPosts
-    let server: HTTPGuide.Server
-    var base: URL { server.base }
+    let server: FeedServer
+    var base: URL { server.url("/") }
 
-    init() async throws { server = try await HTTPGuide.Server.start() }
+    init() async throws { server = try await FeedServer.start() }
 
     /// Calls `loadNextPage()` on `list` (on `ImmediateScheduler`) and returns the state the next page's
     /// load ended in.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFixtureServer
 import PaginatedList
 import PaginatedListHTTP
 import Signals

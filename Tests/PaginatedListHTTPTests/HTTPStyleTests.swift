@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFixtureServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

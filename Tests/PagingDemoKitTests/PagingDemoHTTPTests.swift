@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFixtureServer
 import PagingDemoKit
 import Testing
 

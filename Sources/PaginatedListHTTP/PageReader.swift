@@ -38,7 +38,8 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
         return client.response(for: request).attemptMap { response throws(HTTPError) in
             let page = try reader.page(from: response)
             if isFirst {
-                reader.version.record(HTTPFeedVersion(request: request, validators: response.validators, receivedAt: Date()))
+                reader.version.record(HTTPFeedVersion(request: request, validators: response.validators,
+                                                      receivedAt: reader.client.now))
             }
             return page
         }

@@ -54,7 +54,9 @@ public final class HTTPChangeMonitor: Sendable {
         self.client = client
         self.request = request
         let version = HTTPFirstPageVersion()
-        if !validators.isEmpty { version.record(HTTPFeedVersion(request: request, validators: validators, receivedAt: client.now)) }
+        if !validators.isEmpty {
+            version.record(HTTPFeedVersion(request: request, validators: validators, receivedAt: client.now))
+        }
         baseline = .own(version)
     }
 

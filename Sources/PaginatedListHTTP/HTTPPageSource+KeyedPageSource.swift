@@ -32,6 +32,7 @@ extension HTTPPageSource: KeyedPageSource {
         if let page = reader.style.keyedPage(at: key, reader) { return page }
         return Producer(error: HTTPError(
             kind: .decoding, url: reader.url,
-            reason: "the page key \(key.map { "\($0)" } ?? "nil") was stored by a source of another paging style than \(reader.style.name): refresh the list"))
+            reason: "the page key \(key.map { "\($0)" } ?? "nil") was stored by a source of another paging style than "
+                + "\(reader.style.name): refresh the list"))
     }
 }

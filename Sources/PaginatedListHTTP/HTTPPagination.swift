@@ -80,9 +80,10 @@ public struct HTTPPagination: Sendable {
             pastEndStatuses: pastEndStatuses))
     }
 
-    /// Offsets: `?offset=O&limit=L`. With `Identifiable` items the source is an `OffsetSource`, which
-    /// overlaps pages and corrects for a feed that changes while it is paged; otherwise offsets step by
-    /// `limit` and a page that comes back short ends the list.
+    /// Offsets: `?offset=O&limit=L`. With `Identifiable` items de-duplicated by id (the source's default
+    /// `deduplication`) the source is an `OffsetSource`, which overlaps pages and corrects for a feed that
+    /// changes while it is paged; otherwise offsets step by `limit` and a page that comes back short ends
+    /// the list.
     ///
     /// A window shorter than asked ends the list only when nothing says more follow: a total (`count`,
     /// `total`, `total_count`, `total_items`, `meta.total`, `meta.count`) beyond it, a non-null `next`

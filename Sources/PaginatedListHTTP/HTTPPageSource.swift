@@ -22,8 +22,8 @@ import Signals
 /// windows are respected); the URL's own query items are kept and the style's are set with `HTTPQuery`.
 /// The paging logic is `PaginatedList`'s sources': page numbers end at a short page or the total, offsets
 /// over `Identifiable` items overlap and correct for a changing feed, and items an earlier page delivered
-/// are dropped by `deduplication` (by `id` for `Identifiable` items by default). A body that is not what the style needs fails the page with an
-/// `HTTPError` naming the key path: never a silent end of the list.
+/// are dropped by `deduplication` (by `id` for `Identifiable` items by default). A body that is not what
+/// the style needs fails the page with an `HTTPError` naming the key path: never a silent end of the list.
 ///
 /// **Both ways.** The list opens where the style's start says (`startPage:` of `.pageNumber`, `start:` of
 /// `.offset`, `.cursor` and `.startingAfter`; the URL itself for `.nextURL` and `.linkHeader`), and

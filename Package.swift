@@ -67,7 +67,8 @@ let package = Package(
         .target(name: "HTTPFixtureServer", path: "Tests/HTTPFixtureServer", exclude: ["feed_server.py"],
                 swiftSettings: settings),
         // Against a real HTTP server.
-        .testTarget(name: "PaginatedListHTTPTests", dependencies: ["PaginatedListHTTP", "PaginatedList", "Signals", "HTTPFixtureServer"],
+        .testTarget(name: "PaginatedListHTTPTests", dependencies: ["PaginatedListHTTP", "PaginatedList", "PaginatedListTesting", "Signals",
+                                                            "HTTPFixtureServer"],
                     swiftSettings: settings),
         // The demo: its options, script mode, simulated feed and screen model, and the built executable.
         .testTarget(name: "PagingDemoKitTests", dependencies: ["PagingDemoKit", "PaginatedList", "PaginatedListTesting", "Signals",

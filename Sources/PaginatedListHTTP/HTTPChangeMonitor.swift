@@ -54,7 +54,9 @@ public final class HTTPChangeMonitor: Sendable {
         self.client = client
         self.request = request
         let version = HTTPFirstPageVersion()
-        if !validators.isEmpty { version.record(HTTPFeedVersion(request: request, validators: validators, receivedAt: Date())) }
+        if !validators.isEmpty {
+            version.record(HTTPFeedVersion(request: request, validators: validators, receivedAt: client.now))
+        }
         baseline = .own(version)
     }
 
@@ -83,7 +85,7 @@ public final class HTTPChangeMonitor: Sendable {
 
     /// Records the validators of `response` (a page the list just loaded, say) as the version seen.
     public func remember(_ response: HTTPResponse) {
-        baseline.version.record(HTTPFeedVersion(request: request, validators: response.validators, receivedAt: Date()))
+        baseline.version.record(HTTPFeedVersion(request: request, validators: response.validators, receivedAt: client.now))
     }
 
     /// Forgets the version seen: the next check reports `true`.

@@ -30,16 +30,23 @@ public struct HTTPClient: Sendable {
     public var requiresJSONContentType: Bool
     /// Makes the decoder for one response.
     public var makeDecoder: @Sendable () -> JSONDecoder
-    /// The rate-limit windows the client respects and records (`HTTPRateLimits.shared` by default).
+    /// The rate-limit windows the client respects and records (by default an instance of its own, shared
+    /// by its copies), and the clock it reads: `rateLimits.scheduler`.
     public var rateLimits: HTTPRateLimits
 
     /// A client on `session` that adds `headers` to every request and decodes with `makeDecoder`
     /// (by default `JSONCoding.makeDecoder`: snake_case keys, ISO 8601 dates), respecting the windows of
-    /// `rateLimits`.
+    /// `rateLimits` and reading the time from its scheduler.
+    ///
+    /// `rateLimits` is a fresh `HTTPRateLimits()` on the wall clock by default, so no state is shared
+    /// unless you choose it: pass this client (or its copies) to every source of one API so they respect
+    /// each other's windows, pass one `HTTPRateLimits` to several clients, or `.shared` for the whole
+    /// process (see `HTTPRateLimits`). `HTTPRateLimits(scheduler: testScheduler)` runs the waits in
+    /// virtual time.
     public init(
         session: URLSession = .shared, headers: [String: String] = [:], requiresJSONContentType: Bool = true,
         makeDecoder: @escaping @Sendable () -> JSONDecoder = JSONCoding.makeDecoder,
-        rateLimits: HTTPRateLimits = .shared
+        rateLimits: HTTPRateLimits = HTTPRateLimits()
     ) {
         self.rateLimits = rateLimits
         self.session = session
@@ -47,6 +54,9 @@ public struct HTTPClient: Sendable {
         self.requiresJSONContentType = requiresJSONContentType
         self.makeDecoder = makeDecoder
     }
+
+    /// Now, on the client's clock (`rateLimits.scheduler`).
+    var now: Date { rateLimits.scheduler.currentDate }
 
     // MARK: - Raw responses
 
@@ -159,18 +169,20 @@ public struct HTTPClient: Sendable {
     ) {
         guard !lifetime.hasEnded else { return }
         if let url = request.url, let end = limits.windowEnd(for: url) {
-            let wait = end.timeIntervalSinceNow
+            let wait = end.timeIntervalSince(limits.scheduler.currentDate)
             guard wait <= limits.maxWait.timeInterval else {
                 return observer.send(error: HTTPError(
                     kind: .rateLimited, url: url,
                     reason: "the server's rate-limit window is open for \(HTTPError.seconds(wait)) more", retryAfter: wait
                 ))
             }
-            // The timer holds the observer until it fires, so the run lasts that long; if the run ended
-            // meanwhile (interrupted, disposed), `send` sees it and sends nothing.
-            DispatchQueue.global().asyncAfter(deadline: .now() + wait) {
+            // The scheduled action holds the observer until it runs, so the run lasts that long; ending the
+            // run (interrupted, disposed) cancels it, and should it run anyway, `send` sees the end and sends
+            // nothing.
+            let waiting = limits.scheduler.schedule(after: end) {
                 send(request, on: session, limits: limits, accepts: accepts, to: observer, lifetime)
             }
+            lifetime.observeEnded { waiting?.dispose() }
             return
         }
         // The completion handler holds the observer until the task ends: the run lasts that long.
@@ -178,7 +190,8 @@ public struct HTTPClient: Sendable {
         // ended, so that late error is dropped.
         let task = session.dataTask(with: request) { data, response, error in
             let received = (response as? HTTPURLResponse).map {
-                HTTPResponse(data: data ?? Data(), response: $0, longestWait: limits.maxWindow.timeInterval)
+                HTTPResponse(data: data ?? Data(), response: $0, arrivedAt: limits.scheduler.currentDate,
+                             longestWait: limits.maxWindow.timeInterval)
             }
             if let received, error == nil, let url = received.url ?? request.url {
                 limits.update(after: received, from: url)

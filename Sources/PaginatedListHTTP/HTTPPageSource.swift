@@ -21,9 +21,9 @@ import Signals
 /// Each page is one GET through `client` (so a retry is a new request, a reset cancels it, and rate-limit
 /// windows are respected); the URL's own query items are kept and the style's are set with `HTTPQuery`.
 /// The paging logic is `PaginatedList`'s sources': page numbers end at a short page or the total, offsets
-/// over `Identifiable` items overlap and correct for a changing feed, and `Identifiable` items an earlier
-/// page delivered are dropped. A body that is not what the style needs fails the page with an
-/// `HTTPError` naming the key path: never a silent end of the list.
+/// over `Identifiable` items overlap and correct for a changing feed, and items an earlier page delivered
+/// are dropped by `deduplication` (by `id` for `Identifiable` items by default). A body that is not what
+/// the style needs fails the page with an `HTTPError` naming the key path: never a silent end of the list.
 ///
 /// **Both ways.** The list opens where the style's start says (`startPage:` of `.pageNumber`, `start:` of
 /// `.offset`, `.cursor` and `.startingAfter`; the URL itself for `.nextURL` and `.linkHeader`), and
@@ -50,29 +50,30 @@ public struct HTTPPageSource<Item: Decodable & Sendable>: PaginatedListDependenc
     /// The version of the first page last loaded (shared by every copy of the source).
     public var firstPageVersion: HTTPFirstPageVersion { reader.version }
 
+    /// Which items are dropped as delivered by an earlier page of the chain.
+    public let deduplication: DuplicatePolicy<Item>
+
     let reader: PageReader<Item>
     private let makeFirstPage: @Sendable () -> Producer<Page<Item, HTTPError>, HTTPError>
 
     /// A source of the pages of `url`, paged by `paging`, the items at `items` (`nil`: a top-level array,
     /// or the first of `items`, `data`, `results`), errors in a `200` read by `errorEnvelope` (by default
-    /// a non-null `error` key). Keeps every item the server sends (items are not `Identifiable`).
+    /// a non-null `error` key); drops items an earlier page of the chain delivered by `deduplication`
+    /// (`.automatic`: by `id` when `Item` is `Identifiable`, else none).
     public init(client: HTTPClient = HTTPClient(), url: URL, paging: HTTPPagination, items: JSONPath? = nil,
-                errorEnvelope: HTTPErrorEnvelope = .errorKey()) {
+                errorEnvelope: HTTPErrorEnvelope = .errorKey(), deduplication: DuplicatePolicy<Item> = .automatic) {
         let reader = PageReader<Item>(client: client, url: url, pagination: paging, items: items, envelope: errorEnvelope,
                                       version: HTTPFirstPageVersion())
-        self.reader = reader
-        switch paging.style {
-        case let .pageNumber(pageSize, _, _, firstPage, _, _):
-            let source = PageNumberSource(firstPageIndex: firstPage, startPage: reader.startPage, pageSize: pageSize,
-                                          fetch: reader.pageNumberFetch)
-            makeFirstPage = source.firstPage
-        case let .offset(limit, _, _):
-            let source = PageNumberSource(firstPageIndex: reader.steppedOffsetFirstPage(limit: limit), startPage: 0,
-                                          pageSize: limit, fetch: reader.steppedOffsetFetch)
-            makeFirstPage = source.firstPage
-        case .cursor, .startingAfter, .nextURL, .linkHeader:
-            makeFirstPage = CursorSource(fetch: reader.urlFetch).firstPage
+        self.init(reader: reader, deduplication: deduplication) {
+            reader.style.firstPage(reader, deduplication: deduplication)
         }
+    }
+
+    private init(reader: PageReader<Item>, deduplication: DuplicatePolicy<Item>,
+                 firstPage: @escaping @Sendable () -> Producer<Page<Item, HTTPError>, HTTPError>) {
+        self.reader = reader
+        self.deduplication = deduplication
+        makeFirstPage = firstPage
     }
 
     /// The first page of a fresh chain (the page the list opens at): requested when started.
@@ -102,22 +103,16 @@ public struct HTTPPageSource<Item: Decodable & Sendable>: PaginatedListDependenc
 
 extension HTTPPageSource where Item: Identifiable, Item.ID: Sendable {
     /// A source of the pages of `url`, paged by `paging`, the items at `items`, errors in a `200` read by
-    /// `errorEnvelope`; drops items an earlier page of the chain delivered (by `id`), and with
-    /// `.offset` corrects for a feed that changes while it is paged (see `OffsetSource`).
+    /// `errorEnvelope`; drops items an earlier page of the chain delivered by `deduplication` (`.automatic`:
+    /// by `id`). With `.offset` and a policy by id (`.automatic`, `.byID`) it corrects for a feed that
+    /// changes while it is paged (see `OffsetSource`); under `.byKey` or `.keepAll` it steps the offsets by
+    /// `limit`, as for items that are not `Identifiable`.
     public init(client: HTTPClient = HTTPClient(), url: URL, paging: HTTPPagination, items: JSONPath? = nil,
-                errorEnvelope: HTTPErrorEnvelope = .errorKey()) {
+                errorEnvelope: HTTPErrorEnvelope = .errorKey(), deduplication: DuplicatePolicy<Item> = .automatic) {
         let reader = PageReader<Item>(client: client, url: url, pagination: paging, items: items, envelope: errorEnvelope,
                                       version: HTTPFirstPageVersion())
-        self.reader = reader
-        switch paging.style {
-        case let .pageNumber(pageSize, _, _, firstPage, _, _):
-            let source = PageNumberSource(firstPageIndex: firstPage, startPage: reader.startPage, pageSize: pageSize,
-                                          fetch: reader.pageNumberFetch)
-            makeFirstPage = source.firstPage
-        case let .offset(limit, _, _):
-            makeFirstPage = OffsetSource(limit: limit, start: reader.startOffset, fetchResponse: reader.offsetFetch).firstPage
-        case .cursor, .startingAfter, .nextURL, .linkHeader:
-            makeFirstPage = CursorSource(fetch: reader.urlFetch).firstPage
+        self.init(reader: reader, deduplication: deduplication) {
+            reader.style.identifiableFirstPage(reader, deduplication: deduplication)
         }
     }
 }

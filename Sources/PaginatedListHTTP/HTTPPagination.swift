@@ -47,35 +47,9 @@ import Foundation
 /// Requests are built with `HTTPQuery`: cursors and values of any characters reach the server exactly.
 /// A value; `Sendable`.
 public struct HTTPPagination: Sendable {
-    enum Style: Sendable {
-        case pageNumber(pageSize: Int, parameter: String, sizeParameter: String?, firstPage: Int,
-                        totalItems: JSONPath?, totalPages: JSONPath?)
-        case offset(limit: Int, parameter: String, limitParameter: String)
-        case cursor(at: JSONPath, parameter: String, hasMore: JSONPath?)
-        case startingAfter(idField: String, parameter: String, hasMore: JSONPath)
-        case nextURL(at: JSONPath, absentMeansEnd: Bool)
-        case linkHeader(relation: String)
-    }
-
-    /// Where the list opens, for the styles whose position is a value of the request.
-    enum Start: Sendable, Equatable {
-        /// A page number.
-        case page(Int)
-        /// An offset.
-        case offset(Int)
-        /// A cursor (or, for `startingAfter`, an id) sent in the style's parameter.
-        case cursor(String)
-    }
-
-    let style: Style
-    /// Where the list opens (`nil`: the first page).
-    var start: Start?
-    /// Where a body names the page before (the cursor and next-URL styles).
-    var previous: JSONPath?
-    /// The query item a previous cursor is sent back in (`nil`: the style's parameter).
-    var previousParameter: String?
-    /// The statuses that mean a page number or offset past the end (the page-number and offset styles).
-    var pastEndStatuses: Set<Int> = []
+    /// The style: what it reads, the requests it makes, the source that walks the pages (one file each
+    /// under `Styles/`).
+    let style: any PaginationStyle
 
     /// Page numbers: `?page=P&limit=pageSize`, the first page numbered `firstPage`.
     ///
@@ -100,17 +74,16 @@ public struct HTTPPagination: Sendable {
         pastEndStatuses: Set<Int> = [404]
     ) -> HTTPPagination {
         precondition(pageSize > 0, "HTTPPagination.pageNumber: pageSize must be positive")
-        var pagination = HTTPPagination(
-            style: .pageNumber(pageSize: pageSize, parameter: parameter, sizeParameter: sizeParameter, firstPage: firstPage,
-                               totalItems: totalItems, totalPages: totalPages),
-            start: startPage.map { .page(max($0, firstPage)) })
-        pagination.pastEndStatuses = pastEndStatuses
-        return pagination
+        return HTTPPagination(style: PageNumberStyle(
+            pageSize: pageSize, parameter: parameter, sizeParameter: sizeParameter, firstPage: firstPage,
+            totalItems: totalItems, totalPages: totalPages, startPage: max(startPage ?? firstPage, firstPage),
+            pastEndStatuses: pastEndStatuses))
     }
 
-    /// Offsets: `?offset=O&limit=L`. With `Identifiable` items the source is an `OffsetSource`, which
-    /// overlaps pages and corrects for a feed that changes while it is paged; otherwise offsets step by
-    /// `limit` and a page that comes back short ends the list.
+    /// Offsets: `?offset=O&limit=L`. With `Identifiable` items de-duplicated by id (the source's default
+    /// `deduplication`) the source is an `OffsetSource`, which overlaps pages and corrects for a feed that
+    /// changes while it is paged; otherwise offsets step by `limit` and a page that comes back short ends
+    /// the list.
     ///
     /// A window shorter than asked ends the list only when nothing says more follow: a total (`count`,
     /// `total`, `total_count`, `total_items`, `meta.total`, `meta.count`) beyond it, a non-null `next`
@@ -129,10 +102,8 @@ public struct HTTPPagination: Sendable {
         pastEndStatuses: Set<Int> = [404]
     ) -> HTTPPagination {
         precondition(limit > 0, "HTTPPagination.offset: limit must be positive")
-        var pagination = HTTPPagination(style: .offset(limit: limit, parameter: parameter, limitParameter: limitParameter),
-                                        start: start > 0 ? .offset(start) : nil)
-        pagination.pastEndStatuses = pastEndStatuses
-        return pagination
+        return HTTPPagination(style: OffsetStyle(limit: limit, parameter: parameter, limitParameter: limitParameter,
+                                                 start: max(start, 0), pastEndStatuses: pastEndStatuses))
     }
 
     /// A cursor in the body at `path`, sent back as the query item `parameter`.
@@ -150,9 +121,8 @@ public struct HTTPPagination: Sendable {
         at path: JSONPath = "next_cursor", parameter: String = "cursor", hasMore: JSONPath? = nil,
         previous: JSONPath? = nil, previousParameter: String? = nil, start: String? = nil
     ) -> HTTPPagination {
-        HTTPPagination(style: .cursor(at: path, parameter: parameter, hasMore: hasMore),
-                       start: start.flatMap { $0.isEmpty ? nil : .cursor($0) }, previous: previous,
-                       previousParameter: previousParameter)
+        HTTPPagination(style: CursorStyle(path: path, parameter: parameter, hasMore: hasMore, previous: previous,
+                                          previousParameter: previousParameter, start: start.flatMap { $0.isEmpty ? nil : $0 }))
     }
 
     /// Stripe's style: the next page starts after the last item, `?starting_after=<its idField>`, and the
@@ -163,8 +133,8 @@ public struct HTTPPagination: Sendable {
     /// page.
     public static func startingAfter(idField: String = "id", parameter: String = "starting_after",
                                      hasMore: JSONPath = "has_more", start: String? = nil) -> HTTPPagination {
-        HTTPPagination(style: .startingAfter(idField: idField, parameter: parameter, hasMore: hasMore),
-                       start: start.flatMap { $0.isEmpty ? nil : .cursor($0) })
+        HTTPPagination(style: StartingAfterStyle(idField: idField, parameter: parameter, hasMore: hasMore,
+                                                 start: start.flatMap { $0.isEmpty ? nil : $0 }))
     }
 
     /// The next page's URL in the body at `path` (absolute, or relative to the response's URL), as Django
@@ -179,7 +149,7 @@ public struct HTTPPagination: Sendable {
     public static func nextURL(
         at path: JSONPath = "next", absentMeansEnd: Bool = false, previous: JSONPath? = nil
     ) -> HTTPPagination {
-        HTTPPagination(style: .nextURL(at: path, absentMeansEnd: absentMeansEnd), previous: previous)
+        HTTPPagination(style: NextURLStyle(path: path, absentMeansEnd: absentMeansEnd, previous: previous))
     }
 
     /// The next page's URL in the `Link` header (RFC 8288), as the target of the link with `relation`
@@ -190,38 +160,6 @@ public struct HTTPPagination: Sendable {
     /// `Page.previous`: a list opened in the middle (the source's URL is `?page=3`) loads the pages above
     /// with `loadPreviousPage()`.
     public static func linkHeader(relation: String = "next") -> HTTPPagination {
-        HTTPPagination(style: .linkHeader(relation: relation))
+        HTTPPagination(style: LinkHeaderStyle(relation: relation))
     }
-
-    /// The body values the style reads.
-    var lookups: [JSONPath] {
-        styleLookups + (previous.map { [$0] } ?? [])
-    }
-
-    private var styleLookups: [JSONPath] {
-        switch style {
-        case let .pageNumber(_, _, _, _, totalItems, totalPages):
-            if totalItems != nil || totalPages != nil { return [totalItems, totalPages].compactMap(\.self) + Self.automaticMore }
-            return Self.automaticItemTotals + Self.automaticPageTotals + Self.automaticMore
-        case .offset: return Self.automaticItemTotals + Self.automaticMore
-        case .linkHeader: return []
-        case let .cursor(path, _, hasMore): return [path] + (hasMore.map { [$0] } ?? [])
-        case let .startingAfter(_, _, hasMore): return [hasMore]
-        case let .nextURL(path, _): return [path]
-        }
-    }
-
-    /// The last item's field the style reads, if any.
-    var lastItemField: String? {
-        if case let .startingAfter(idField, _, _) = style { return idField }
-        return nil
-    }
-
-    /// The keys looked at for the number of items when no total is named, in order.
-    static let automaticItemTotals: [JSONPath] = ["total", "total_count", "total_items", "count", "meta.total",
-                                                  "meta.count", "meta.total_count"]
-    /// The keys looked at for the number of pages when no total is named, in order.
-    static let automaticPageTotals: [JSONPath] = ["total_pages", "page_count", "meta.total_pages", "meta.page_count"]
-    /// The keys looked at for whether more follow: a boolean, or the next page's URL (`null`: none).
-    static let automaticMore: [JSONPath] = ["has_more", "next", "links.next", "next_page_url"]
 }

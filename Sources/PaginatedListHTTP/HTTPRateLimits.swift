@@ -20,14 +20,23 @@ import Signals
 /// it, and the error's `retryAfter` is `nil`, so the retry policy's own backoff applies. A window can
 /// therefore never outlive `maxWindow`, whatever a server sends.
 ///
-/// `HTTPClient` uses `shared` unless given another: every client of the process then respects the
-/// windows of every server. Give clients that use different credentials on the same host (different
-/// limits) their own instance.
+/// **Sharing is a choice.** Each `HTTPClient` has an instance of its own unless given one, and its copies
+/// share it: make one client per API and pass it to every source and monitor of that API, so they all
+/// respect the windows its answers open. Pass one instance to several clients (different sessions, say)
+/// to share their windows, or `shared` to share them with every client of the process that chose it.
+/// Give clients that use different credentials on the same host (different limits) instances of their
+/// own. Nothing is shared behind your back: a test's client sees only the windows its own answers opened.
+///
+/// **Time.** Every "now" (the window's end, a `Retry-After` date, a Unix-time reset read without the
+/// response's `Date` header) is `scheduler.currentDate`, and a held-back request waits on `scheduler`:
+/// the wall clock by default; a `TestScheduler` (`PaginatedListTesting`) makes a window of ten minutes
+/// pass in no time.
 ///
 /// **Threading.** Any thread may call any member; the windows are guarded by a lock. Holds a date per
 /// origin, dropped once passed.
 public final class HTTPRateLimits: Sendable {
-    /// The instance clients use by default.
+    /// An instance for the whole process, on the wall clock, for clients that choose it
+    /// (`HTTPClient(rateLimits: .shared)`): no client uses it unless given it.
     public static let shared = HTTPRateLimits()
 
     /// The longest a request waits for a window to close; beyond it, it fails as `.rateLimited`.
@@ -35,20 +44,25 @@ public final class HTTPRateLimits: Sendable {
     /// The longest wait a server is believed when it names one: a longer wait (`Retry-After: 99999999`,
     /// a date in the year 9999) opens no window and gives the error no `retryAfter`.
     public let maxWindow: Duration
+    /// The clock windows are read against, and on which held-back requests wait.
+    public let scheduler: any DateScheduler
     private let windows: Locked<[String: Date]>
 
-    /// An instance with no window open, holding requests back at most `maxWait` (30 s by default) and
-    /// believing waits of at most `maxWindow` (a day by default).
-    public init(maxWait: Duration = .seconds(30), maxWindow: Duration = .seconds(86_400)) {
+    /// An instance with no window open, holding requests back at most `maxWait` (30 s by default),
+    /// believing waits of at most `maxWindow` (a day by default), and reading the time from `scheduler`
+    /// (by default the wall clock, held-back requests waiting on a global dispatch queue).
+    public init(maxWait: Duration = .seconds(30), maxWindow: Duration = .seconds(86_400),
+                scheduler: any DateScheduler = QueueScheduler(queue: .global())) {
         self.maxWait = maxWait
         self.maxWindow = maxWindow
+        self.scheduler = scheduler
         windows = Locked([:])
     }
 
     /// When the window of `url`'s origin closes, or `nil` if none is open now.
     public func windowEnd(for url: URL) -> Date? {
         let key = Self.origin(of: url)
-        let now = Date()
+        let now = scheduler.currentDate
         return windows.withLock { windows in
             guard let end = windows[key] else { return nil }
             if end > now { return end }
@@ -61,7 +75,7 @@ public final class HTTPRateLimits: Sendable {
     /// already passed closes it); an `end` more than `maxWindow` from now is not believed and changes
     /// nothing.
     public func record(until end: Date, for url: URL) {
-        let now = Date()
+        let now = scheduler.currentDate
         guard end.timeIntervalSince(now) <= maxWindow.timeInterval else { return }
         let key = Self.origin(of: url)
         windows.withLock { windows in
@@ -84,7 +98,7 @@ public final class HTTPRateLimits: Sendable {
     /// to the wait it names, closes it when it shows requests go through, else leaves it.
     func update(after response: HTTPResponse, from url: URL) {
         switch response.rateLimit.window {
-        case let .wait(delay): record(until: Date().addingTimeInterval(delay), for: url)
+        case let .wait(delay): record(until: scheduler.currentDate.addingTimeInterval(delay), for: url)
         case .open: clear(for: url)
         case .unknown: break
         }

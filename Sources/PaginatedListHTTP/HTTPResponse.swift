@@ -12,17 +12,18 @@ public struct HTTPResponse: Sendable {
     /// What the headers say about the origin's rate-limit window, read when the response arrived.
     let rateLimit: RateLimitHeaders
 
-    /// A response of `data` described by `response`.
+    /// A response of `data` described by `response`, that arrived now on the wall clock.
     public init(data: Data, response: HTTPURLResponse) {
-        self.init(data: data, response: response, longestWait: RateLimitHeaders.defaultLongest)
+        self.init(data: data, response: response, arrivedAt: Date(), longestWait: RateLimitHeaders.defaultLongest)
     }
 
-    /// A response of `data` described by `response`, that arrived now, believing a wait of at most
-    /// `longestWait` seconds (`HTTPRateLimits.maxWindow`).
-    init(data: Data, response: HTTPURLResponse, longestWait: TimeInterval) {
+    /// A response of `data` described by `response`, that arrived at `now` (the dates its headers name
+    /// are read against it when it has no `Date` header), believing a wait of at most `longestWait` seconds
+    /// (`HTTPRateLimits.maxWindow`).
+    init(data: Data, response: HTTPURLResponse, arrivedAt now: Date, longestWait: TimeInterval) {
         self.data = data
         self.response = response
-        rateLimit = RateLimitHeaders(response, longest: longestWait)
+        rateLimit = RateLimitHeaders(response, now: now, longest: longestWait)
     }
 
     /// The status code.

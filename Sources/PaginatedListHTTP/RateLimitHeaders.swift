@@ -43,7 +43,7 @@ struct RateLimitHeaders: Equatable, Sendable {
         return nil
     }
 
-    init(_ response: HTTPURLResponse, now: Date = Date(), longest: TimeInterval = Self.defaultLongest) {
+    init(_ response: HTTPURLResponse, now: Date, longest: TimeInterval) {
         self.init(header: response.value(forHTTPHeaderField:), statusCode: response.statusCode, now: now, longest: longest)
     }
 

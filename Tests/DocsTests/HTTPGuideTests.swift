@@ -8,6 +8,7 @@ import FoundationNetworking
 import PaginatedList
 import PaginatedListHTTP
 import PaginatedListStore
+import PaginatedListTesting
 import Signals
 import Testing
 
@@ -47,6 +48,10 @@ enum HTTPGuide {
         let total: Int?
     }
 
+    struct Headline: Decodable, Sendable {   // not Identifiable: told apart by its title
+        let title: String
+    }
+
     struct Ranking: Decodable, Sendable { let ids: [Int] }
     struct RankedPosts: Decodable, Sendable { let items: [Post] }
 }
@@ -60,6 +65,7 @@ final class HTTPGuideTests {
     typealias Article = HTTPGuide.Article
     typealias Post = HTTPGuide.Post
     typealias Envelope = HTTPGuide.Envelope
+    typealias Headline = HTTPGuide.Headline
     typealias Ranking = HTTPGuide.Ranking
     typealias RankedPosts = HTTPGuide.RankedPosts
     let server: FeedServer
@@ -189,6 +195,17 @@ final class HTTPGuideTests {
         #expect(await loadAll(offsets).map(\.id) == Self.numbers)
     }
 
+    @Test func theRepeatedItemsSamplesDropByTitleAndKeepEverything() async throws {
+        let headlines = HTTPPageSource<Headline>(url: base.appendingPathComponent("page"),
+                                                 paging: .pageNumber(pageSize: 20), deduplication: .byKey { $0.title })
+        let everyPost = HTTPPageSource<Post>(url: base.appendingPathComponent("page"),
+                                             paging: .pageNumber(pageSize: 20), deduplication: .keepAll)
+        #expect(await loadAll(everyPost).map(\.id) == Self.numbers)
+        // Two posts inserted at the top after the first page: page 2 repeats the last two of page 1.
+        try await server.control("churn?insert=2&delete=0&times=1")
+        #expect(await loadAll(headlines).map(\.title) == Self.numbers.map { "Item \($0)" })
+    }
+
     @Test func theCappedServerSamplesPageTheWholeFeedTenAtATime() async throws {
         try await server.control("cap?size=10")
         let drfPages = HTTPPageSource<Post>(url: base.appendingPathComponent("drf/page"),
@@ -264,6 +281,47 @@ final class HTTPGuideTests {
         #expect(policy.decision(after: tooMany, failures: 1, draw: 0.5) == .retry(after: .seconds(5)))
         let notFound = HTTPError(kind: .status, url: nil, statusCode: 404, reason: "Not Found")
         #expect(policy.decision(after: notFound, failures: 1, draw: 0.5) == .stop(.cannotSucceed))
+    }
+
+    /// The number of feed requests the server received.
+    private func requestCount() async throws -> Int {
+        (try await server.control("log")["requests"] as? [Any])?.count ?? -1
+    }
+
+    @Test func theOneClientPerAPISampleSharesTheWindowsOfItsSources() async throws {
+        // One client for GitHub: both lists respect every window GitHub opens for either.
+        let github = HTTPClient(headers: ["Authorization": "Bearer <token>"])
+        let openIssues = HTTPPageSource<Issue>(client: github, url: URL(string: "github?state=open", relativeTo: base)!,
+                                               paging: .linkHeader())
+        let closedIssues = HTTPPageSource<Issue>(client: github, url: URL(string: "github?state=closed", relativeTo: base)!,
+                                                 paging: .linkHeader())
+        // Windows shared with every client of the process that passes `.shared`.
+        let processWide = HTTPClient(rateLimits: .shared)
+
+        #expect(processWide.rateLimits === HTTPRateLimits.shared && github.rateLimits !== HTTPRateLimits.shared)
+        #expect(HTTPClient().rateLimits !== HTTPClient().rateLimits, "no client shares windows unless given them")
+        try await server.control("fault?kind=429-long")
+        let refused = await #expect(throws: HTTPError.self) { try await openIssues.firstPage().map(\.items.count).first() }
+        #expect(refused?.statusCode == 429)
+        let held = await #expect(throws: HTTPError.self) { try await closedIssues.firstPage().map(\.items.count).first() }
+        #expect(held?.kind == .rateLimited, "not sent into the window the other list's answer opened")
+        #expect(try await requestCount() == 1)
+    }
+
+    @Test func theVirtualTimeSampleSendsTheHeldBackRequestWhenTheClockPassesTheWindow() async throws {
+        try await server.control("fault?kind=429-long")
+        let clock = TestScheduler()
+        let testClient = HTTPClient(rateLimits: HTTPRateLimits(maxWait: .seconds(120), scheduler: clock))
+        _ = try? await testClient.response(from: base.appendingPathComponent("page")).first()
+        // The server answered 429 with Retry-After: 60: the next request is held back…
+        let held = testClient.response(from: base.appendingPathComponent("page")).start()
+        #expect(clock.pendingCount == 1)
+        #expect(try await requestCount() == 1, "held back, not sent")
+        clock.advance(by: .seconds(60))   // …and goes now, with no real time waited.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await requestCount() < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(try await requestCount() == 2)
+        held.dispose()
     }
 
     @Test func theRateLimitsSampleBelievesWaitsOfAnHourAtMost() async throws {

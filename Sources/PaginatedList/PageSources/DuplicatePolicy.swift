@@ -10,8 +10,13 @@
 public struct DuplicatePolicy<Item>: Sendable {
     /// Makes the de-duplication of a fresh chain, standing at its first page.
     let makeChain: @Sendable () -> Deduplication<Item>
+    /// Whether the policy drops items by their `id` (`.byID`, or `.automatic` over `Identifiable` items):
+    /// what `OffsetSource`'s corrections do as they go, so a source that can use them (`HTTPPageSource`'s
+    /// offset style) knows it may.
+    package let dropsByID: Bool
 
-    private init(_ makeChain: @escaping @Sendable () -> Deduplication<Item>) {
+    private init(dropsByID: Bool = false, _ makeChain: @escaping @Sendable () -> Deduplication<Item>) {
+        self.dropsByID = dropsByID
         self.makeChain = makeChain
     }
 
@@ -37,7 +42,7 @@ extension DuplicatePolicy where Item: Sendable {
     public static var automatic: DuplicatePolicy {
         guard Item.self is any Identifiable.Type else { return .keepAll }
         // The ids are handed to the chain's ledger, which reads them only under its lock (`SeenIDs`).
-        return DuplicatePolicy {
+        return DuplicatePolicy(dropsByID: true) {
             .byID { item in
                 let identifiable: any Identifiable = item as! any Identifiable
                 return anyID(of: identifiable)
@@ -55,6 +60,6 @@ extension DuplicatePolicy where Item: Identifiable & Sendable, Item.ID: Sendable
     /// Drops an item whose `id` an earlier page of the chain, or an earlier item of the same page,
     /// delivered: what `.automatic` does for `Identifiable` items, with the id read directly.
     public static var byID: DuplicatePolicy {
-        byKey { $0.id }
+        DuplicatePolicy(dropsByID: true) { .byID { $0.id } }
     }
 }

@@ -37,8 +37,13 @@ struct BothWaysFeedSessionTests {
         let reachedEnd: Bool
         let requests: Int
         let audit: ChangingFeed.Audit
+        /// Stable IDs in the final feed's order.
+        let stableOrder: [Int]
 
         var shown: [Item] { pages.flatMap(\.items) }
+
+        /// Lost stable items that no page reports as possibly lost (`FeedSessions.uncoveredLosses`).
+        var uncoveredLosses: [Int] { FeedSessions.uncoveredLosses(pages, audit: audit, stableOrder: stableOrder) }
 
         var corrections: [PaginatedListDiagnostic.SourceCorrection] {
             pages.flatMap(\.diagnostics).compactMap {
@@ -104,7 +109,8 @@ struct BothWaysFeedSessionTests {
         let (top, end) = (up == nil, down == nil)
         return Session(kind: kind, profile: profile.name, seed: seed, feedSize: feedSize, pageSize: pageSize, start: start,
                        cap: cap, pages: pages, reachedTop: top, reachedEnd: end, requests: feed.requestCount,
-                       audit: feed.audit(pages.flatMap(\.items), reachedEnd: top && end))
+                       audit: feed.audit(pages.flatMap(\.items), reachedEnd: top && end),
+                       stableOrder: feed.currentItems.map(\.id).filter(feed.stableIDs.contains))
     }
 
     static func failures(
@@ -114,7 +120,8 @@ struct BothWaysFeedSessionTests {
         var tally = FeedSessions.Tally()
         for seed in 0 ..< sessions {
             let session = run(kind, profile, seed: seed, maxPages: maxPages)
-            tally.add(session.audit, reachedEnd: session.reachedTop && session.reachedEnd, requests: session.requests,
+            tally.add(session.audit, seed: seed, uncovered: session.uncoveredLosses,
+                      reachedEnd: session.reachedTop && session.reachedEnd, requests: session.requests,
                       minimum: session.minimumRequests)
             if let reason = broken(session) {
                 failures.append("\(reason): \(session)")

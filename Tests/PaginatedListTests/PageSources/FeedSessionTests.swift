@@ -26,8 +26,8 @@ struct FeedSessionTests {
         var tally = FeedSessions.Tally()
         for seed in 0 ..< sessions {
             let session = FeedSessions.run(kind, profile, seed: seed)
-            tally.add(session.audit, reachedEnd: session.reachedEnd, requests: session.requests,
-                      minimum: session.minimumRequests)
+            tally.add(session.audit, seed: seed, uncovered: session.uncoveredLosses, reachedEnd: session.reachedEnd,
+                      requests: session.requests, minimum: session.minimumRequests)
             if let reason = broken(session) {
                 failures.append("\(reason): \(session)")
                 if failures.count >= 5 { break }

@@ -173,6 +173,11 @@ where Item.ID: Sendable {
         /// Going up from a start page that reached the end of the feed: the position just after its last
         /// item, where the feed ended then (a window that reaches it is short by the feed, not by a cap).
         var feedEnd: Int?
+        /// Going up, after a page that lost its place (its search found nothing shown, as when a burst or a
+        /// shrinking feed took every item shown): the page reads on from where the search began without
+        /// looking for an anchor, keeping every unread item and walking past windows below the bottom of the
+        /// feed, so that the reading reaches the top instead of searching the same place page after page.
+        var readsOn = false
 
         /// Whether the list opened below the top of the feed. Then each side reads the items the other side
         /// showed as shown before its own (beyond its first item, in reading order), and what lies beyond
@@ -226,17 +231,17 @@ where Item.ID: Sendable {
     enum Reading {
         /// The window, as the reading sees it.
         case sight(Sight)
-        /// Going up, a window a confirmed cap cut short: it holds the far end of what was asked. Ask again,
-        /// fitted to the cap.
+        /// Going up, a window a cap (confirmed or suspected) cut short: it holds the far end of what was asked.
+        /// Ask again, fitted to the cap: cut short again by less than the cap, the window reaches the bottom
+        /// of the feed (and the answer, read at once, is where the feed ends then).
         case retry
-        /// A window that may be cut short by a cap or by the end of the feed (a cap is suspected): ask the
-        /// server for feed positions `offset ..< offset + limit`. Going down, a window's worth from the
-        /// window's last items: items not seen before after them (or an answer cut at the suspected size
-        /// again, or none at all, for a suspected cap of 8 or more) say the feed goes on after the window, and
-        /// the reading takes `onward`, the window as the server served it. Going up (`onward` is `nil`), what
-        /// the window left out, served in full: a cap, the window is asked again, fitted to it. Else the
-        /// window reached the end of the feed: `ended`.
-        case settle(offset: Int, limit: Int, ended: Sight, onward: Sight?)
+        /// Going down, a window that may be cut short by a cap or by the end of the feed (a cap is suspected):
+        /// ask the server for feed positions `offset ..< offset + limit`, a window's worth from the window's
+        /// last items. Items not seen before after them (or an answer cut at the suspected size again, or none
+        /// at all, for a suspected cap of 8 or more) say the feed goes on after the window, and the reading
+        /// takes `onward`, the window as the server served it. Else the window reached the end of the feed:
+        /// `ended`.
+        case settle(offset: Int, limit: Int, ended: Sight, onward: Sight)
     }
 
     /// The request that fetches what `request` asks for, and how the reading sees its answer (learning
@@ -289,7 +294,6 @@ where Item.ID: Sendable {
             let window = Array(response.items.prefix(asked).reversed())
             let end = from + window.count
             let more = end >= feedEnd ?? .max ? false : response.more(after: end)
-            let wasConfirmed = progress.served.isConfirmed
             // (Going up, windows end higher and higher in the feed: where they end says nothing of a cap.)
             let verdict = progress.served.judge(served: window.count, asked: asked, more: more)
             guard verdict != .full, !window.isEmpty else {
@@ -302,8 +306,9 @@ where Item.ID: Sendable {
                                            overlap: request.offset + request.overlap - offset, reread: request.reread)
             let ended = Sight(window: window, request: aligned, startsAtEdge: true, reachesEnd: top <= 0)
             switch verdict {
-            case .capped where wasConfirmed || progress.served.isConfirmed: return .retry
-            case .capped: return .settle(offset: end, limit: bottom - end, ended: ended, onward: nil)
+            // (A cap only suspected is settled by the same request: what the window left out would be asked
+            // for anyway, and an answer read at once is not fooled by a feed that moved in between.)
+            case .capped: return .retry
             case .full, .end: return .sight(ended)
             }
         })
@@ -345,7 +350,7 @@ where Item.ID: Sendable {
     /// Asks for the feed positions `offset ..< offset + limit` that settle whether a window was cut short by
     /// a suspected cap (see `Reading.settle`); cut at the suspected size again, the cap is confirmed.
     private func settle(
-        _ progress: Progress, offset: Int, limit: Int, ended: Sight, onward: Sight?,
+        _ progress: Progress, offset: Int, limit: Int, ended: Sight, onward: Sight,
         _ observer: Signal<Outcome, Failure>.Observer, _ lifetime: Lifetime
     ) {
         guard !lifetime.hasEnded else { return }
@@ -355,26 +360,23 @@ where Item.ID: Sendable {
                 var progress = progress
                 progress.requests += 1
                 // A cap serves what it held back, up to its size: cut at that size again, it is confirmed (if not
-                // too small to infer). Going down, that, or an item not seen before (in the window or shown) after
-                // the first one seen, says the feed goes on after the window (new items only above the first
-                // item seen: a feed pushed down by insertions above, not a cap), and so does an empty answer to a
-                // window of 8 or more cut short (the feed shrank by more than the items read again: the next page
-                // looks back for its place, and finds the end or what moved up); going up, only a full answer.
-                // Else the window reached the end.
+                // too small to infer). That, or an item not seen before (in the window or shown) after the first
+                // one seen, says the feed goes on after the window (new items only above the first item seen: a
+                // feed pushed down by insertions above, not a cap), and so does an empty answer to a window of 8
+                // or more cut short (the feed shrank by more than the items read again: the next page looks back
+                // for its place, and finds the end or what moved up). Else the window reached the end.
                 let size = progress.served.suspected?.size ?? limit
                 let count = response.items.count
                 let inWindow = Set(ended.window.map(\.id))
                 let seen = response.items.map { inWindow.contains($0.id) || progress.hasShown($0.id) }
                 let unseen = seen.firstIndex(of: true).map { seen[$0...].contains(false) } ?? (count > 0)
                 let inferable = size < limit && size >= ServedSize.leastInferred
-                let goesOn = onward == nil ? count == min(limit, size)
-                    : unseen || (inferable && (count == size || count == 0))
+                let goesOn = unseen || (inferable && (count == size || count == 0))
                 if goesOn, count == size, size < limit { progress.served.confirm() }
                 if !goesOn { progress.served.refute() }
                 let sight = goesOn ? onward : ended
                 proceed(progress, observer, lifetime) { progress in
-                    guard let sight else { return progress.retry() }
-                    return progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
+                    progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
                                            reachesEnd: sight.reachesEnd)
                 }
             case let .failed(error):
@@ -467,6 +469,9 @@ where Item.ID: Sendable {
         var diagnostics: [PaginatedListDiagnostic] = []
         /// What the chain learned of how many items the server serves per request.
         var served: ServedSize
+        /// Whether the page's search found nothing shown and it went on unchecked (going up: the next page
+        /// reads on, see `Position.readsOn`).
+        var lostPlace = false
 
         init(position: Position, limit: Int, maxSearchDistance: Int, maxRequestsPerPage: Int) {
             self.position = position
@@ -548,7 +553,7 @@ where Item.ID: Sendable {
                 ? position.sides.ledger(opposite: position.side)?.mirroredOrdinals(of: ids) : nil
             let ordinals = ids.indices.map { earlier[$0] ?? keptOrdinals[ids[$0]] ?? opposite?[$0] }
             let overlap = request.reread
-            if overlap == 0 { return unchecked(window, ordinals, request, isShort: isShort) }
+            if overlap == 0 || position.readsOn { return unchecked(window, ordinals, request, isShort: isShort) }
             let last = shown - 1
             // Opened in the middle, what lies beyond this side's start is the other side's ground, and the
             // first item after it has an edge before it.
@@ -591,9 +596,12 @@ where Item.ID: Sendable {
                 let start = ordinals[..<reference].lastIndex(where: { $0 != nil }) {
                 return anchored(after: start, reference: reference, window, ordinals, request, isShort: isShort)
             }
-            // Under a cap the window leaves no room above the item shown last: found first in the window, where
-            // it should be or higher (deletions above pulled it up), it is the anchor.
-            if served.cap != nil, ordinals.first == last, isInPlaceOrHigher(0) {
+            // Under a cap a window fitted to follow a run leaves no room above the item shown last: found first in
+            // such a window, where it should be or higher (deletions above pulled it up), it is the anchor. (In a
+            // window that read items above it, it was pulled up past them, and unread items may lie just above:
+            // the source looks there first, below, while its budget lasts.)
+            if served.cap != nil, ordinals.first == last, isInPlaceOrHigher(0),
+               request.overlap <= 1 || requests >= maxRequestsPerPage {
                 return anchored(after: 0, reference: 0, window, ordinals, request, isShort: isShort)
             }
 
@@ -607,7 +615,12 @@ where Item.ID: Sendable {
                 return .request(nextRequest())
             }
             if startsAtEdge, isShort, !ordinals.contains(where: { $0 != nil }) {
-                // The whole feed is in the window and nothing shown is left in it: everything is new.
+                // The whole feed is in the window and nothing shown is left in it: everything is new. Opened in the
+                // middle, what lies on the other side's ground by position is left to it, but with nothing shown
+                // left the positions are a guess: that may be nobody's.
+                if window.indices.contains(frontier) {
+                    diagnostics.append(.sourceCorrection(.resynchronisationFailed))
+                }
                 finding = .anchored
                 return advance(consumed: keep(window, ordinals: ordinals, after: frontier), of: window, at: request,
                                isShort: isShort)
@@ -646,6 +659,7 @@ where Item.ID: Sendable {
             // Nothing trusted within reach: go on from this window rather than stall, keeping every unread item
             // it holds (guessing an anchor could skip the very items that come next).
             diagnostics.append(.sourceCorrection(.resynchronisationFailed))
+            lostPlace = position.side == .above
             let origin = searchOrigin ?? expected
             search = 0
             probesBelow = false
@@ -871,9 +885,11 @@ where Item.ID: Sendable {
             }
             // Remember the items reported as above while a window may still see them again.
             let remembered = skipped.count <= 4 * (limit + OffsetSource.overlap + maxSearchDistance) ? skipped : skippedHere
-            let next = isLast ? nil
+            var next = isLast ? nil
                 : Position(expected: expected, ledger: ledger, generation: generation, drift: drift, skipped: remembered,
                            side: position.side, sides: position.sides, base: position.base, served: served)
+            // (Reading on until a page finds something to anchor on.)
+            next?.readsOn = lostPlace || (position.readsOn && kept.isEmpty)
             var diagnostics = diagnostics
             let outOfOrder = outOfOrder + kept.count - items.count
             if above > 0 { diagnostics.append(.sourceCorrection(.itemsAboveSkipped(count: above))) }

@@ -271,7 +271,10 @@ where Item.ID: Sendable {
                     let ended = Sight(window: window, request: request, startsAtEdge: request.offset == 0, reachesEnd: true)
                     // A window's worth from just before its end (its last items read again): a feed pushed
                     // down or pulled up in between still shows whether anything lies after it.
-                    let back = min(OffsetSource.settlingOverlap, window.count)
+                    // (A window of fewer than 8 items, from just after it: read again from its last items, a window
+                    // that small comes back the same under a cap of its size, or with an item pushed in above them,
+                    // and settles nothing.)
+                    let back = window.count < ServedSize.leastInferred ? 0 : min(OffsetSource.settlingOverlap, window.count)
                     return .settle(offset: end - back, limit: max(request.limit, back + request.limit - window.count),
                                    ended: ended, onward: onward)
                 }
@@ -372,7 +375,15 @@ where Item.ID: Sendable {
                 let unseen = seen.firstIndex(of: true).map { seen[$0...].contains(false) } ?? (count > 0)
                 let inferable = size < limit && size >= ServedSize.leastInferred
                 let goesOn = unseen || (inferable && (count == size || count == 0))
-                if goesOn, count == size, size < limit { progress.served.confirm() }
+                // (Items that follow the window at once, none seen before, served up to the suspected size: the
+                // very items the cap held back, whatever its size.)
+                if goesOn, count == size, size < limit { progress.served.confirm(byIdentity: !seen.contains(true)) }
+                // After a window of fewer than 8 items, read from just after it, only items seen before: pushed
+                // down past the window by insertions above, they settle nothing. The window is taken for the end,
+                // and the page says that items may lie beyond it (a cap that small cannot be told from the end).
+                if !goesOn, count > 0, ended.window.count < ServedSize.leastInferred {
+                    progress.diagnostics.append(.sourceCorrection(.resynchronisationFailed))
+                }
                 if !goesOn { progress.served.refute() }
                 let sight = goesOn ? onward : ended
                 proceed(progress, observer, lifetime) { progress in

@@ -239,6 +239,51 @@ struct BothWaysFeedSessionTests {
         #expect(imperfect * 100 <= Int(Self.cappedSessions), "\(imperfect) sessions missed an end or lost items unreported")
     }
 
+    /// Seeds a sweep of 2,000 sessions a profile found, each the first of its kind: reading upwards, a window
+    /// a cap cut short taken for the bottom of the feed because the feed shrank before the request that was
+    /// to settle it (moves 1545, churn 1869, moves 110, bursts 374: items lost, unreported); reading down,
+    /// the item shown last found first in a window that read items above it, pulled up past an unread item
+    /// (bursts 671: lost, unreported); a whole feed read with nothing shown left in it (shrinking 1262).
+    static let seedsThatLostItemsUnreported: [(Profile, UInt64)] = [
+        (Profile.moves.capped(.below), 1_545), (Profile.churn.capped(.equal), 1_869), (Profile.moves.capped(.equal), 110),
+        (Profile.bursts.capped(.below), 374), (Profile.bursts.capped(.below), 671), (Profile.shrinking.capped(.below), 1_262),
+    ]
+
+    @Test(arguments: seedsThatLostItemsUnreported)
+    func anOffsetSourceUnderACapReportsEveryStableItemItMayHaveLostInTheSessionsThatOnceLostSilently(
+        profile: Profile, seed: UInt64
+    ) {
+        let session = Self.run(.offset, profile, seed: seed)
+        #expect(Self.sound(session) == nil, "\(session)")
+        #expect(session.uncoveredLosses.isEmpty, "losses no page reports: \(session.uncoveredLosses): \(session)")
+    }
+
+    /// Seeds where a burst or a shrinking feed took every item shown and the reading upwards lost its place
+    /// for good: every page above landed empty, reporting `.resynchronisationFailed`, and the top was never
+    /// reached (bursts 849, shrinking 77: the feed shrank to nothing).
+    static let seedsThatNeverReachedTheTop: [(Profile, UInt64)] = [
+        (Profile.bursts.capped(.above), 849), (Profile.shrinking.capped(.below), 77),
+    ]
+
+    @Test(arguments: seedsThatNeverReachedTheTop)
+    func anOffsetSourceUnderACapThatLostItsPlaceGoingUpReadsOnToTheTopAndReportsIt(profile: Profile, seed: UInt64) {
+        let session = Self.run(.offset, profile, seed: seed)
+        #expect(session.reachedTop && session.reachedEnd, "\(session)")
+        #expect(session.audit.duplicates.isEmpty, "\(session)")
+        #expect(session.corrections.contains(.resynchronisationFailed))
+        #expect(session.uncoveredLosses.isEmpty, "losses no page reports: \(session.uncoveredLosses): \(session)")
+    }
+
+    /// Under a cap of fewer than 8 items, both ways: nothing twice, both ends, and every stable item it may
+    /// have lost reported.
+    @Test func anOffsetSourceOpenedInTheMiddleUnderACapOfFewerThanEightItemsReportsEveryStableItemItMayHaveLost() {
+        let failures = Self.failures(.offset, .smallCaps, sessions: Self.cappedSessions) { session in
+            if let reason = Self.sound(session) { return reason }
+            return session.uncoveredLosses.isEmpty ? nil : "losses no page reports: \(session.uncoveredLosses)"
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
     @Test(arguments: Profile.capped)
     func aPageNumberSourceOpenedInTheMiddleUnderACapShowsNothingTwiceAndReachesBothEnds(profile: Profile) {
         let failures = Self.failures(.pageNumber, profile, sessions: Self.cappedSessions, Self.sound)

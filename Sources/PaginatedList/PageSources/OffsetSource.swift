@@ -545,130 +545,190 @@ where Item.ID: Sendable {
                                     overlap: request.overlap, reread: request.reread))
         }
 
+        /// A window as the page reads it: the answer to `request`, with the ordinal of each item shown before
+        /// (`nil`: unread). `startsAtEdge`: nothing precedes its first item (the edge of the feed the reading
+        /// comes from); `isShort`: it reaches the edge the reading goes to.
+        struct Look {
+            let window: [Item]
+            let ordinals: [Int?]
+            let request: Request
+            let startsAtEdge: Bool
+            let isShort: Bool
+        }
+
         /// Takes what `window` (the answer to `request`) adds, and says what to do next. `startsAtEdge`:
         /// the window begins at the edge of the feed the reading comes from (nothing precedes its first
         /// item); `reachesEnd`: it reaches the edge the reading goes to (the page is the last that way).
+        ///
+        /// The steps, in order, each taken if it applies: the chain's first window is all new; an anchor is a
+        /// run of items shown that confirms itself, or an item shown in place; a run that reaches the
+        /// window's end is followed further down; a whole feed with nothing shown left is all new; an item
+        /// shown higher up says where to look; the search widens; when nothing is left, the page gives up
+        /// its place (and says so).
         mutating func absorb(_ window: [Item], from request: Request, startsAtEdge: Bool, reachesEnd: Bool) -> Step {
             requests += 1
-            let isShort = reachesEnd
             guard shown > 0 else {
                 finding = .anchored
                 return advance(consumed: keep(window, ordinals: window.map { _ in nil }, after: -1), of: window,
-                               at: request, isShort: isShort)
+                               at: request, isShort: reachesEnd)
             }
-            let ids = window.map(\.id)
-            let earlier = position.ledger.ordinals(of: ids, before: position.generation)
-            // Opened in the middle, what the other side showed counts as shown before this side's first item
-            // (ordinals below 0, going away from the start).
-            let opposite = position.opensInMiddle
-                ? position.sides.ledger(opposite: position.side)?.mirroredOrdinals(of: ids) : nil
-            let ordinals = ids.indices.map { earlier[$0] ?? keptOrdinals[ids[$0]] ?? opposite?[$0] }
-            let overlap = request.reread
-            if overlap == 0 || position.readsOn { return unchecked(window, ordinals, request, isShort: isShort) }
-            let last = shown - 1
-            // Opened in the middle, what lies beyond this side's start is the other side's ground, and the
-            // first item after it has an edge before it.
-            let ground = position.opensInMiddle ? otherGround(in: request, window.count) : nil
-            frontier = ground?.frontier ?? -1
-            let candidates = Self.candidates(in: ordinals, edge: ground?.edge ?? (startsAtEdge ? 0 : nil), nearEdge: ground?.edge,
-                                             looseConfirmation: served.cap != nil)
-            // A candidate is trusted when it is strong — a tight run (ordinals close together, as items shown
-            // one after the other are) that reaches the item shown last or holds three or more items — or
-            // when it sits where its ordinal says it should: as high as deletions above may have pulled it,
-            // as low as the last push. Items re-ranked downwards, one by one, land lower than that, next to
-            // each other with far-apart ordinals.
-            func displacement(_ index: Int) -> Int { index - (request.overlap - 1 - (last - ordinals[index]!)) }
-            func isInPlace(_ index: Int) -> Bool {
-                // (Under a cap, a search also looks below the place.)
-                (-(overlap + drift.up + search) ... drift.down + (served.cap == nil ? 0 : search)).contains(displacement(index))
+            let look = Look(window: window, ordinals: ordinals(of: window), request: request, startsAtEdge: startsAtEdge,
+                            isShort: reachesEnd)
+            if request.reread == 0 || position.readsOn {
+                return unchecked(window, look.ordinals, request, isShort: look.isShort)
             }
-            let strong = candidates.filter { $0.isTight && ($0.length >= 3 || $0.ordinal == last) }
-            let trusted = candidates.filter { candidate in
-                (candidate.isTight && (candidate.length >= 3 || candidate.ordinal == last)) || isInPlace(candidate.end)
-            }
-            // The latest strong run wins; else the first trusted one, so that no unread item is skipped on
-            // weaker evidence.
-            if let anchor = strong.max(by: { $0.ordinal < $1.ordinal }) ?? trusted.first {
-                // A run that begins at one of this side's first items has the other side's ground before it.
-                if anchor.beginsAtStart { frontier = max(frontier, anchor.end - anchor.length) }
-                return anchored(after: anchor.end, reference: anchor.end, window, ordinals, request, isShort: isShort)
-            }
-            // No run confirms itself (every item shown near the place has an unread neighbour above it, say
-            // after insertions between them): an item shown where its ordinal says it should be, or higher
-            // (deletions above; an item re-ranked downwards is always lower), with something visible above
-            // it, says where the source is. The unread items just above it may be new ones or the next
-            // ones: the page goes on from the item shown before them (there must be one in the window), so
-            // that none is skipped.
-            func isInPlaceOrHigher(_ index: Int) -> Bool {
-                (-(overlap + drift.up + search) ... 0).contains(displacement(index))
-            }
-            if let reference = ordinals.indices.filter({ $0 > 0 && ordinals[$0] != nil && isInPlaceOrHigher($0) })
-                .max(by: { ordinals[$0]! < ordinals[$1]! }),
-                let start = ordinals[..<reference].lastIndex(where: { $0 != nil }) {
-                return anchored(after: start, reference: reference, window, ordinals, request, isShort: isShort)
-            }
-            // Under a cap a window fitted to follow a run leaves no room above the item shown last: found first in
-            // such a window, where it should be or higher (deletions above pulled it up), it is the anchor. (In a
-            // window that read items above it, it was pulled up past them, and unread items may lie just above:
-            // the source looks there first, below, while its budget lasts.)
-            if served.cap != nil, ordinals.first == last, isInPlaceOrHigher(0),
-               request.overlap <= 1 || requests >= maxRequestsPerPage {
-                return anchored(after: 0, reference: 0, window, ordinals, request, isShort: isShort)
-            }
-
-            // A run of items shown one after the other that reaches the end of the window may go on below it
-            // (the feed pushed the items shown down): read the same place again, further down by the items
-            // known to follow, skipping nothing.
-            if let run = candidates.last, run.isTight, run.end == window.count - 1, !isShort,
-               requests < maxRequestsPerPage {
-                reach = min(maxSearchDistance, request.offset + window.count - expected + (last - run.ordinal))
-                finding = .pushed
-                return .request(nextRequest())
-            }
-            if startsAtEdge, isShort, !ordinals.contains(where: { $0 != nil }) {
-                // The whole feed is in the window and nothing shown is left in it: everything is new. Opened in the
-                // middle, what lies on the other side's ground by position is left to it, but with nothing shown
-                // left the positions are a guess: that may be nobody's.
-                if window.indices.contains(frontier) {
-                    diagnostics.append(.sourceCorrection(.resynchronisationFailed))
-                }
-                finding = .anchored
-                return advance(consumed: keep(window, ordinals: ordinals, after: frontier), of: window, at: request,
-                               isShort: isShort)
+            let candidates = candidates(in: look)
+            if let step = anchorOnRun(candidates, look) ?? anchorOnItemInPlace(look) ?? followRun(candidates, look)
+                ?? takeWholeFeed(look) {
+                return step
             }
             if searchOrigin == nil { searchOrigin = expected }
-            // An unconfirmed item shown before (the one shown last, if several) says where the source is,
-            // when that is higher up: look there (reading more never skips anything).
-            if let index = ordinals.indices.max(by: { (ordinals[$0] ?? .min) < (ordinals[$1] ?? .min) }),
-               let ordinal = ordinals[index], requests < maxRequestsPerPage {
-                let end = request.offset + index + 1 + (last - ordinal)
-                if end < expected {
-                    drift.up = min(maxSearchDistance, expected - end)
-                    drift.down = 0
-                    expected = end
-                    search = 0
-                    probesBelow = false
-                    finding = .searching
-                    return .request(nextRequest())
-                }
+            return lookHigher(look) ?? widenSearch() ?? giveUp(look)
+        }
+
+        /// The ordinal of each item of `window` shown before (this page's and the chain's; opened in the
+        /// middle, what the other side showed counts as shown before this side's first item: ordinals below 0,
+        /// going away from the start).
+        private func ordinals(of window: [Item]) -> [Int?] {
+            let ids = window.map(\.id)
+            let earlier = position.ledger.ordinals(of: ids, before: position.generation)
+            let opposite = position.opensInMiddle
+                ? position.sides.ledger(opposite: position.side)?.mirroredOrdinals(of: ids) : nil
+            return ids.indices.map { earlier[$0] ?? keptOrdinals[ids[$0]] ?? opposite?[$0] }
+        }
+
+        /// The runs of shown items that may end at the anchor (`candidates(in:edge:nearEdge:looseConfirmation:)`),
+        /// having marked where the other side's ground ends in the window (opened in the middle: what lies
+        /// beyond this side's start, with an edge before the first item after it).
+        private mutating func candidates(in look: Look) -> [Candidate] {
+            let ground = position.opensInMiddle ? otherGround(in: look.request, look.window.count) : nil
+            frontier = ground?.frontier ?? -1
+            return Self.candidates(in: look.ordinals, edge: ground?.edge ?? (look.startsAtEdge ? 0 : nil),
+                                   nearEdge: ground?.edge, looseConfirmation: served.cap != nil)
+        }
+
+        /// How far below where its ordinal says it should be the item shown at window index `index` is
+        /// (negative: higher up).
+        private func displacement(_ index: Int, in look: Look) -> Int {
+            index - (look.request.overlap - 1 - (shown - 1 - look.ordinals[index]!))
+        }
+
+        /// Whether the item shown at `index` sits where its ordinal says it should: as high as deletions above
+        /// may have pulled it (the overlap, the upward drift and the search), as low as the last push (and,
+        /// under a cap, the search, which also looks below the place).
+        private func isInPlace(_ index: Int, in look: Look) -> Bool {
+            (-(look.request.reread + drift.up + search) ... drift.down + (served.cap == nil ? 0 : search))
+                .contains(displacement(index, in: look))
+        }
+
+        /// Whether the item shown at `index` sits where its ordinal says it should, or higher (deletions
+        /// above; an item re-ranked downwards is always lower).
+        private func isInPlaceOrHigher(_ index: Int, in look: Look) -> Bool {
+            (-(look.request.reread + drift.up + search) ... 0).contains(displacement(index, in: look))
+        }
+
+        /// The anchor as a run of shown items. A candidate is trusted when it is strong — a tight run
+        /// (ordinals close together, as items shown one after the other are) that reaches the item shown
+        /// last or holds three or more items — or when it sits in place. Items re-ranked downwards, one by
+        /// one, land lower than that, next to each other with far-apart ordinals. The latest strong run
+        /// wins; else the first trusted one, so that no unread item is skipped on weaker evidence.
+        private mutating func anchorOnRun(_ candidates: [Candidate], _ look: Look) -> Step? {
+            let last = shown - 1
+            let strong = candidates.filter { $0.isTight && ($0.length >= 3 || $0.ordinal == last) }
+            let trusted = candidates.filter { candidate in
+                (candidate.isTight && (candidate.length >= 3 || candidate.ordinal == last)) || isInPlace(candidate.end, in: look)
             }
-            // Under a cap, each distance is looked at above the place, then below it.
+            guard let anchor = strong.max(by: { $0.ordinal < $1.ordinal }) ?? trusted.first else { return nil }
+            // A run that begins at one of this side's first items has the other side's ground before it.
+            if anchor.beginsAtStart { frontier = max(frontier, anchor.end - anchor.length) }
+            return anchored(after: anchor.end, reference: anchor.end, look.window, look.ordinals, look.request,
+                            isShort: look.isShort)
+        }
+
+        /// The anchor when no run confirms itself (every item shown near the place has an unread neighbour
+        /// above it, say after insertions between them): an item shown in place or higher, with something
+        /// visible above it, says where the source is. The unread items just above it may be new ones or the
+        /// next ones: the page goes on from the item shown before them (there must be one in the window), so
+        /// that none is skipped.
+        ///
+        /// Under a cap a window fitted to follow a run leaves no room above the item shown last: found first
+        /// in such a window, in place or higher (deletions above pulled it up), it is the anchor. (In a window
+        /// that read items above it, it was pulled up past them, and unread items may lie just above: the
+        /// source looks there first, in `lookHigher(_:)`, while its budget lasts.)
+        private mutating func anchorOnItemInPlace(_ look: Look) -> Step? {
+            let ordinals = look.ordinals
+            if let reference = ordinals.indices.filter({ $0 > 0 && ordinals[$0] != nil && isInPlaceOrHigher($0, in: look) })
+                .max(by: { ordinals[$0]! < ordinals[$1]! }),
+                let start = ordinals[..<reference].lastIndex(where: { $0 != nil }) {
+                return anchored(after: start, reference: reference, look.window, ordinals, look.request, isShort: look.isShort)
+            }
+            if served.cap != nil, ordinals.first == shown - 1, isInPlaceOrHigher(0, in: look),
+               look.request.overlap <= 1 || requests >= maxRequestsPerPage {
+                return anchored(after: 0, reference: 0, look.window, ordinals, look.request, isShort: look.isShort)
+            }
+            return nil
+        }
+
+        /// A run of items shown one after the other that reaches the end of the window may go on below it
+        /// (the feed pushed the items shown down): read the same place again, further down by the items known
+        /// to follow, skipping nothing.
+        private mutating func followRun(_ candidates: [Candidate], _ look: Look) -> Step? {
+            guard let run = candidates.last, run.isTight, run.end == look.window.count - 1, !look.isShort,
+                  requests < maxRequestsPerPage else { return nil }
+            reach = min(maxSearchDistance, look.request.offset + look.window.count - expected + (shown - 1 - run.ordinal))
+            finding = .pushed
+            return .request(nextRequest())
+        }
+
+        /// The whole feed is in the window and nothing shown is left in it: everything is new. Opened in the
+        /// middle, what lies on the other side's ground by position is left to it, but with nothing shown left
+        /// the positions are a guess: that may be nobody's, and the page says so.
+        private mutating func takeWholeFeed(_ look: Look) -> Step? {
+            guard look.startsAtEdge, look.isShort, !look.ordinals.contains(where: { $0 != nil }) else { return nil }
+            if look.window.indices.contains(frontier) {
+                diagnostics.append(.sourceCorrection(.resynchronisationFailed))
+            }
+            finding = .anchored
+            return advance(consumed: keep(look.window, ordinals: look.ordinals, after: frontier), of: look.window,
+                           at: look.request, isShort: look.isShort)
+        }
+
+        /// An unconfirmed item shown before (the one shown last, if several) says where the source is, when
+        /// that is higher up: look there (reading more never skips anything).
+        private mutating func lookHigher(_ look: Look) -> Step? {
+            let ordinals = look.ordinals
+            guard let index = ordinals.indices.max(by: { (ordinals[$0] ?? .min) < (ordinals[$1] ?? .min) }),
+                  let ordinal = ordinals[index], requests < maxRequestsPerPage else { return nil }
+            let end = look.request.offset + index + 1 + (shown - 1 - ordinal)
+            guard end < expected else { return nil }
+            drift.up = min(maxSearchDistance, expected - end)
+            drift.down = 0
+            expected = end
+            search = 0
+            probesBelow = false
+            finding = .searching
+            return .request(nextRequest())
+        }
+
+        /// Widens the search around the expected position, while the bounds and the budget allow: by a page's
+        /// worth (at least 8) first, as a window with nothing shown in it is a page or more off, then
+        /// doubling. Under a cap, each distance is looked at above the place, then below it.
+        private mutating func widenSearch() -> Step? {
             let belowNext = served.cap != nil && search > 0 && !probesBelow
-            if search < maxSearchDistance || belowNext, requests < maxRequestsPerPage {
-                // Widen by a page's worth (at least 8) first: a window with nothing shown in it is a page
-                // or more off. Then double.
-                if !belowNext { search = min(maxSearchDistance, max(search * 2, limit, 8)) }
-                probesBelow = belowNext
-                finding = .searching
-                return .request(nextRequest())
-            }
-            if !kept.isEmpty || finding == .pushed {
-                // Out of requests: deliver what the page has (nothing, if the feed outpaced it); the next
-                // page goes on from the same position with a fresh budget.
-                return finish()
-            }
-            // Nothing trusted within reach: go on from this window rather than stall, keeping every unread item
-            // it holds (guessing an anchor could skip the very items that come next).
+            guard search < maxSearchDistance || belowNext, requests < maxRequestsPerPage else { return nil }
+            if !belowNext { search = min(maxSearchDistance, max(search * 2, limit, 8)) }
+            probesBelow = belowNext
+            finding = .searching
+            return .request(nextRequest())
+        }
+
+        /// Nothing trusted within reach. With items in hand (or after a push), out of requests: the page
+        /// delivers what it has (nothing, if the feed outpaced it), and the next goes on from the same
+        /// position with a fresh budget. Else the page goes on from this window rather than stall, keeping
+        /// every unread item it holds (guessing an anchor could skip the very items that come next), and
+        /// reports `.resynchronisationFailed`.
+        private mutating func giveUp(_ look: Look) -> Step {
+            if !kept.isEmpty || finding == .pushed { return finish() }
             diagnostics.append(.sourceCorrection(.resynchronisationFailed))
             lostPlace = position.side == .above
             let origin = searchOrigin ?? expected
@@ -676,15 +736,15 @@ where Item.ID: Sendable {
             probesBelow = false
             searchOrigin = nil
             finding = .anchored
-            if window.isEmpty, !isShort {
+            if look.window.isEmpty, !look.isShort {
                 // Going up, a window that holds nothing and does not reach the top lies below the bottom of
                 // the feed (it shrank under the reading): go on from its far end, never back (never below
                 // where the search began: a search that looked below it under a cap found nothing there).
-                expected = max(origin, request.offset + request.limit)
+                expected = max(origin, look.request.offset + look.request.limit)
                 return finish()
             }
-            return advance(consumed: keep(window, ordinals: ordinals, after: frontier), of: window, at: request,
-                           isShort: isShort)
+            return advance(consumed: keep(look.window, ordinals: look.ordinals, after: frontier), of: look.window,
+                           at: look.request, isShort: look.isShort)
         }
 
         /// A window of a server that serves three items a request or fewer: no room to check the place. Keeps

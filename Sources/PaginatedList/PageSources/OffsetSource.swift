@@ -639,8 +639,14 @@ where Item.ID: Sendable {
                 (candidate.isTight && (candidate.length >= 3 || candidate.ordinal == last)) || isInPlace(candidate.end, in: look)
             }
             guard let anchor = strong.max(by: { $0.ordinal < $1.ordinal }) ?? trusted.first else { return nil }
-            // A run that begins at one of this side's first items has the other side's ground before it.
-            if anchor.beginsAtStart { frontier = max(frontier, anchor.end - anchor.length) }
+            // A run that begins at one of this side's first items has the other side's ground before it. A lone
+            // item there that is not the start page's outermost one stands where the outer ones should: it was
+            // re-ranked, or they went with the ground the other side read past. The unread items just before
+            // it lie between the two sides' readings: nobody reads them.
+            if anchor.beginsAtStart {
+                frontier = max(frontier, anchor.end - anchor.length)
+                if anchor.length == 1, anchor.ordinal > 0 { skipUnread(look.window, look.ordinals, before: anchor.end) }
+            }
             return anchored(after: anchor.end, reference: anchor.end, look.window, look.ordinals, look.request,
                             isShort: look.isShort)
         }
@@ -907,6 +913,18 @@ where Item.ID: Sendable {
             where ordinals[index] == nil && skipped.insert(window[index].id).inserted {
                 skippedHere.insert(window[index].id)
                 above += 1
+            }
+        }
+
+        /// Counts the unread items just before window index `index` (each once along recent pages), back to
+        /// the first item shown before them: skipped.
+        private mutating func skipUnread(_ window: [Item], _ ordinals: [Int?], before index: Int) {
+            for before in ordinals[..<index].indices.reversed() {
+                guard ordinals[before] == nil else { break }
+                if skipped.insert(window[before].id).inserted {
+                    skippedHere.insert(window[before].id)
+                    above += 1
+                }
             }
         }
 

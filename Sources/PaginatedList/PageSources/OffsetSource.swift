@@ -30,7 +30,9 @@ import Signals
 ///   unconfirmed item shown before tells the source where to look, or it widens the window around the
 ///   expected position (1, 2, 4, … positions each way, at most `maxSearchDistance`) until it finds its
 ///   place, and reports `.resynchronised(by:)` instead of leaving a hole. If it finds nothing shown within
-///   the bounds, it keeps the last window's unread items and reports `.resynchronisationFailed`.
+///   the bounds, it keeps the last window's unread items and reports `.resynchronisationFailed` (going up,
+///   the next page then reads on from there, keeping every unread item, until it finds its place again or
+///   the top).
 /// - **Bounds.** A page makes at most `maxRequestsPerPage` requests. A page that runs out with items in
 ///   hand delivers them; the next page goes on from where it stopped with a fresh budget.
 /// - **Servers that cap the page size** (GitHub's `per_page` ≤ 100, Django REST framework's `max_limit`)
@@ -388,7 +390,7 @@ where Item.ID: Sendable {
                 let sight = goesOn ? onward : ended
                 proceed(progress, observer, lifetime) { progress in
                     progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
-                                           reachesEnd: sight.reachesEnd)
+                                    reachesEnd: sight.reachesEnd)
                 }
             case let .failed(error):
                 observer.send(error: error)

@@ -30,7 +30,9 @@ import Signals
 ///   unconfirmed item shown before tells the source where to look, or it widens the window around the
 ///   expected position (1, 2, 4, … positions each way, at most `maxSearchDistance`) until it finds its
 ///   place, and reports `.resynchronised(by:)` instead of leaving a hole. If it finds nothing shown within
-///   the bounds, it keeps the last window's unread items and reports `.resynchronisationFailed`.
+///   the bounds, it keeps the last window's unread items and reports `.resynchronisationFailed` (going up,
+///   the next page then reads on from there, keeping every unread item, until it finds its place again or
+///   the top).
 /// - **Bounds.** A page makes at most `maxRequestsPerPage` requests. A page that runs out with items in
 ///   hand delivers them; the next page goes on from where it stopped with a fresh budget.
 /// - **Servers that cap the page size** (GitHub's `per_page` ≤ 100, Django REST framework's `max_limit`)
@@ -173,6 +175,11 @@ where Item.ID: Sendable {
         /// Going up from a start page that reached the end of the feed: the position just after its last
         /// item, where the feed ended then (a window that reaches it is short by the feed, not by a cap).
         var feedEnd: Int?
+        /// Going up, after a page that lost its place (its search found nothing shown, as when a burst or a
+        /// shrinking feed took every item shown): the page reads on from where the search began without
+        /// looking for an anchor, keeping every unread item and walking past windows below the bottom of the
+        /// feed, so that the reading reaches the top instead of searching the same place page after page.
+        var readsOn = false
 
         /// Whether the list opened below the top of the feed. Then each side reads the items the other side
         /// showed as shown before its own (beyond its first item, in reading order), and what lies beyond
@@ -226,17 +233,17 @@ where Item.ID: Sendable {
     enum Reading {
         /// The window, as the reading sees it.
         case sight(Sight)
-        /// Going up, a window a confirmed cap cut short: it holds the far end of what was asked. Ask again,
-        /// fitted to the cap.
+        /// Going up, a window a cap (confirmed or suspected) cut short: it holds the far end of what was asked.
+        /// Ask again, fitted to the cap: cut short again by less than the cap, the window reaches the bottom
+        /// of the feed (and the answer, read at once, is where the feed ends then).
         case retry
-        /// A window that may be cut short by a cap or by the end of the feed (a cap is suspected): ask the
-        /// server for feed positions `offset ..< offset + limit`. Going down, a window's worth from the
-        /// window's last items: items not seen before after them (or an answer cut at the suspected size
-        /// again, or none at all, for a suspected cap of 8 or more) say the feed goes on after the window, and
-        /// the reading takes `onward`, the window as the server served it. Going up (`onward` is `nil`), what
-        /// the window left out, served in full: a cap, the window is asked again, fitted to it. Else the
-        /// window reached the end of the feed: `ended`.
-        case settle(offset: Int, limit: Int, ended: Sight, onward: Sight?)
+        /// Going down, a window that may be cut short by a cap or by the end of the feed (a cap is suspected):
+        /// ask the server for feed positions `offset ..< offset + limit`, a window's worth from the window's
+        /// last items. Items not seen before after them (or an answer cut at the suspected size again, or none
+        /// at all, for a suspected cap of 8 or more) say the feed goes on after the window, and the reading
+        /// takes `onward`, the window as the server served it. Else the window reached the end of the feed:
+        /// `ended`.
+        case settle(offset: Int, limit: Int, ended: Sight, onward: Sight)
     }
 
     /// The request that fetches what `request` asks for, and how the reading sees its answer (learning
@@ -266,7 +273,10 @@ where Item.ID: Sendable {
                     let ended = Sight(window: window, request: request, startsAtEdge: request.offset == 0, reachesEnd: true)
                     // A window's worth from just before its end (its last items read again): a feed pushed
                     // down or pulled up in between still shows whether anything lies after it.
-                    let back = min(OffsetSource.settlingOverlap, window.count)
+                    // (A window of fewer than 8 items, from just after it: read again from its last items, a window
+                    // that small comes back the same under a cap of its size, or with an item pushed in above them,
+                    // and settles nothing.)
+                    let back = window.count < ServedSize.leastInferred ? 0 : min(OffsetSource.settlingOverlap, window.count)
                     return .settle(offset: end - back, limit: max(request.limit, back + request.limit - window.count),
                                    ended: ended, onward: onward)
                 }
@@ -289,7 +299,6 @@ where Item.ID: Sendable {
             let window = Array(response.items.prefix(asked).reversed())
             let end = from + window.count
             let more = end >= feedEnd ?? .max ? false : response.more(after: end)
-            let wasConfirmed = progress.served.isConfirmed
             // (Going up, windows end higher and higher in the feed: where they end says nothing of a cap.)
             let verdict = progress.served.judge(served: window.count, asked: asked, more: more)
             guard verdict != .full, !window.isEmpty else {
@@ -302,8 +311,9 @@ where Item.ID: Sendable {
                                            overlap: request.offset + request.overlap - offset, reread: request.reread)
             let ended = Sight(window: window, request: aligned, startsAtEdge: true, reachesEnd: top <= 0)
             switch verdict {
-            case .capped where wasConfirmed || progress.served.isConfirmed: return .retry
-            case .capped: return .settle(offset: end, limit: bottom - end, ended: ended, onward: nil)
+            // (A cap only suspected is settled by the same request: what the window left out would be asked
+            // for anyway, and an answer read at once is not fooled by a feed that moved in between.)
+            case .capped: return .retry
             case .full, .end: return .sight(ended)
             }
         })
@@ -345,7 +355,7 @@ where Item.ID: Sendable {
     /// Asks for the feed positions `offset ..< offset + limit` that settle whether a window was cut short by
     /// a suspected cap (see `Reading.settle`); cut at the suspected size again, the cap is confirmed.
     private func settle(
-        _ progress: Progress, offset: Int, limit: Int, ended: Sight, onward: Sight?,
+        _ progress: Progress, offset: Int, limit: Int, ended: Sight, onward: Sight,
         _ observer: Signal<Outcome, Failure>.Observer, _ lifetime: Lifetime
     ) {
         guard !lifetime.hasEnded else { return }
@@ -355,27 +365,32 @@ where Item.ID: Sendable {
                 var progress = progress
                 progress.requests += 1
                 // A cap serves what it held back, up to its size: cut at that size again, it is confirmed (if not
-                // too small to infer). Going down, that, or an item not seen before (in the window or shown) after
-                // the first one seen, says the feed goes on after the window (new items only above the first
-                // item seen: a feed pushed down by insertions above, not a cap), and so does an empty answer to a
-                // window of 8 or more cut short (the feed shrank by more than the items read again: the next page
-                // looks back for its place, and finds the end or what moved up); going up, only a full answer.
-                // Else the window reached the end.
+                // too small to infer). That, or an item not seen before (in the window or shown) after the first
+                // one seen, says the feed goes on after the window (new items only above the first item seen: a
+                // feed pushed down by insertions above, not a cap), and so does an empty answer to a window of 8
+                // or more cut short (the feed shrank by more than the items read again: the next page looks back
+                // for its place, and finds the end or what moved up). Else the window reached the end.
                 let size = progress.served.suspected?.size ?? limit
                 let count = response.items.count
                 let inWindow = Set(ended.window.map(\.id))
                 let seen = response.items.map { inWindow.contains($0.id) || progress.hasShown($0.id) }
                 let unseen = seen.firstIndex(of: true).map { seen[$0...].contains(false) } ?? (count > 0)
                 let inferable = size < limit && size >= ServedSize.leastInferred
-                let goesOn = onward == nil ? count == min(limit, size)
-                    : unseen || (inferable && (count == size || count == 0))
-                if goesOn, count == size, size < limit { progress.served.confirm() }
+                let goesOn = unseen || (inferable && (count == size || count == 0))
+                // (Items that follow the window at once, none seen before, served up to the suspected size: the
+                // very items the cap held back, whatever its size.)
+                if goesOn, count == size, size < limit { progress.served.confirm(byIdentity: !seen.contains(true)) }
+                // After a window of fewer than 8 items, read from just after it, only items seen before: pushed
+                // down past the window by insertions above, they settle nothing. The window is taken for the end,
+                // and the page says that items may lie beyond it (a cap that small cannot be told from the end).
+                if !goesOn, count > 0, ended.window.count < ServedSize.leastInferred {
+                    progress.diagnostics.append(.sourceCorrection(.resynchronisationFailed))
+                }
                 if !goesOn { progress.served.refute() }
                 let sight = goesOn ? onward : ended
                 proceed(progress, observer, lifetime) { progress in
-                    guard let sight else { return progress.retry() }
-                    return progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
-                                           reachesEnd: sight.reachesEnd)
+                    progress.absorb(sight.window, from: sight.request, startsAtEdge: sight.startsAtEdge,
+                                    reachesEnd: sight.reachesEnd)
                 }
             case let .failed(error):
                 observer.send(error: error)
@@ -467,6 +482,9 @@ where Item.ID: Sendable {
         var diagnostics: [PaginatedListDiagnostic] = []
         /// What the chain learned of how many items the server serves per request.
         var served: ServedSize
+        /// Whether the page's search found nothing shown and it went on unchecked (going up: the next page
+        /// reads on, see `Position.readsOn`).
+        var lostPlace = false
 
         init(position: Position, limit: Int, maxSearchDistance: Int, maxRequestsPerPage: Int) {
             self.position = position
@@ -529,137 +547,212 @@ where Item.ID: Sendable {
                                     overlap: request.overlap, reread: request.reread))
         }
 
+        /// A window as the page reads it: the answer to `request`, with the ordinal of each item shown before
+        /// (`nil`: unread). `startsAtEdge`: nothing precedes its first item (the edge of the feed the reading
+        /// comes from); `isShort`: it reaches the edge the reading goes to.
+        struct Look {
+            let window: [Item]
+            let ordinals: [Int?]
+            let request: Request
+            let startsAtEdge: Bool
+            let isShort: Bool
+        }
+
         /// Takes what `window` (the answer to `request`) adds, and says what to do next. `startsAtEdge`:
         /// the window begins at the edge of the feed the reading comes from (nothing precedes its first
         /// item); `reachesEnd`: it reaches the edge the reading goes to (the page is the last that way).
+        ///
+        /// The steps, in order, each taken if it applies: the chain's first window is all new; an anchor is a
+        /// run of items shown that confirms itself, or an item shown in place; a run that reaches the
+        /// window's end is followed further down; a whole feed with nothing shown left is all new; an item
+        /// shown higher up says where to look; the search widens; when nothing is left, the page gives up
+        /// its place (and says so).
         mutating func absorb(_ window: [Item], from request: Request, startsAtEdge: Bool, reachesEnd: Bool) -> Step {
             requests += 1
-            let isShort = reachesEnd
             guard shown > 0 else {
                 finding = .anchored
                 return advance(consumed: keep(window, ordinals: window.map { _ in nil }, after: -1), of: window,
-                               at: request, isShort: isShort)
+                               at: request, isShort: reachesEnd)
             }
-            let ids = window.map(\.id)
-            let earlier = position.ledger.ordinals(of: ids, before: position.generation)
-            // Opened in the middle, what the other side showed counts as shown before this side's first item
-            // (ordinals below 0, going away from the start).
-            let opposite = position.opensInMiddle
-                ? position.sides.ledger(opposite: position.side)?.mirroredOrdinals(of: ids) : nil
-            let ordinals = ids.indices.map { earlier[$0] ?? keptOrdinals[ids[$0]] ?? opposite?[$0] }
-            let overlap = request.reread
-            if overlap == 0 { return unchecked(window, ordinals, request, isShort: isShort) }
-            let last = shown - 1
-            // Opened in the middle, what lies beyond this side's start is the other side's ground, and the
-            // first item after it has an edge before it.
-            let ground = position.opensInMiddle ? otherGround(in: request, window.count) : nil
-            frontier = ground?.frontier ?? -1
-            let candidates = Self.candidates(in: ordinals, edge: ground?.edge ?? (startsAtEdge ? 0 : nil), nearEdge: ground?.edge,
-                                             looseConfirmation: served.cap != nil)
-            // A candidate is trusted when it is strong — a tight run (ordinals close together, as items shown
-            // one after the other are) that reaches the item shown last or holds three or more items — or
-            // when it sits where its ordinal says it should: as high as deletions above may have pulled it,
-            // as low as the last push. Items re-ranked downwards, one by one, land lower than that, next to
-            // each other with far-apart ordinals.
-            func displacement(_ index: Int) -> Int { index - (request.overlap - 1 - (last - ordinals[index]!)) }
-            func isInPlace(_ index: Int) -> Bool {
-                // (Under a cap, a search also looks below the place.)
-                (-(overlap + drift.up + search) ... drift.down + (served.cap == nil ? 0 : search)).contains(displacement(index))
+            let look = Look(window: window, ordinals: ordinals(of: window), request: request, startsAtEdge: startsAtEdge,
+                            isShort: reachesEnd)
+            if request.reread == 0 || position.readsOn {
+                return unchecked(window, look.ordinals, request, isShort: look.isShort)
             }
-            let strong = candidates.filter { $0.isTight && ($0.length >= 3 || $0.ordinal == last) }
-            let trusted = candidates.filter { candidate in
-                (candidate.isTight && (candidate.length >= 3 || candidate.ordinal == last)) || isInPlace(candidate.end)
-            }
-            // The latest strong run wins; else the first trusted one, so that no unread item is skipped on
-            // weaker evidence.
-            if let anchor = strong.max(by: { $0.ordinal < $1.ordinal }) ?? trusted.first {
-                // A run that begins at one of this side's first items has the other side's ground before it.
-                if anchor.beginsAtStart { frontier = max(frontier, anchor.end - anchor.length) }
-                return anchored(after: anchor.end, reference: anchor.end, window, ordinals, request, isShort: isShort)
-            }
-            // No run confirms itself (every item shown near the place has an unread neighbour above it, say
-            // after insertions between them): an item shown where its ordinal says it should be, or higher
-            // (deletions above; an item re-ranked downwards is always lower), with something visible above
-            // it, says where the source is. The unread items just above it may be new ones or the next
-            // ones: the page goes on from the item shown before them (there must be one in the window), so
-            // that none is skipped.
-            func isInPlaceOrHigher(_ index: Int) -> Bool {
-                (-(overlap + drift.up + search) ... 0).contains(displacement(index))
-            }
-            if let reference = ordinals.indices.filter({ $0 > 0 && ordinals[$0] != nil && isInPlaceOrHigher($0) })
-                .max(by: { ordinals[$0]! < ordinals[$1]! }),
-                let start = ordinals[..<reference].lastIndex(where: { $0 != nil }) {
-                return anchored(after: start, reference: reference, window, ordinals, request, isShort: isShort)
-            }
-            // Under a cap the window leaves no room above the item shown last: found first in the window, where
-            // it should be or higher (deletions above pulled it up), it is the anchor.
-            if served.cap != nil, ordinals.first == last, isInPlaceOrHigher(0) {
-                return anchored(after: 0, reference: 0, window, ordinals, request, isShort: isShort)
-            }
-
-            // A run of items shown one after the other that reaches the end of the window may go on below it
-            // (the feed pushed the items shown down): read the same place again, further down by the items
-            // known to follow, skipping nothing.
-            if let run = candidates.last, run.isTight, run.end == window.count - 1, !isShort,
-               requests < maxRequestsPerPage {
-                reach = min(maxSearchDistance, request.offset + window.count - expected + (last - run.ordinal))
-                finding = .pushed
-                return .request(nextRequest())
-            }
-            if startsAtEdge, isShort, !ordinals.contains(where: { $0 != nil }) {
-                // The whole feed is in the window and nothing shown is left in it: everything is new.
-                finding = .anchored
-                return advance(consumed: keep(window, ordinals: ordinals, after: frontier), of: window, at: request,
-                               isShort: isShort)
+            let candidates = candidates(in: look)
+            if let step = anchorOnRun(candidates, look) ?? anchorOnItemInPlace(look) ?? followRun(candidates, look)
+                ?? takeWholeFeed(look) {
+                return step
             }
             if searchOrigin == nil { searchOrigin = expected }
-            // An unconfirmed item shown before (the one shown last, if several) says where the source is,
-            // when that is higher up: look there (reading more never skips anything).
-            if let index = ordinals.indices.max(by: { (ordinals[$0] ?? .min) < (ordinals[$1] ?? .min) }),
-               let ordinal = ordinals[index], requests < maxRequestsPerPage {
-                let end = request.offset + index + 1 + (last - ordinal)
-                if end < expected {
-                    drift.up = min(maxSearchDistance, expected - end)
-                    drift.down = 0
-                    expected = end
-                    search = 0
-                    probesBelow = false
-                    finding = .searching
-                    return .request(nextRequest())
-                }
+            return lookHigher(look) ?? widenSearch() ?? giveUp(look)
+        }
+
+        /// The ordinal of each item of `window` shown before (this page's and the chain's; opened in the
+        /// middle, what the other side showed counts as shown before this side's first item: ordinals below 0,
+        /// going away from the start).
+        private func ordinals(of window: [Item]) -> [Int?] {
+            let ids = window.map(\.id)
+            let earlier = position.ledger.ordinals(of: ids, before: position.generation)
+            let opposite = position.opensInMiddle
+                ? position.sides.ledger(opposite: position.side)?.mirroredOrdinals(of: ids) : nil
+            return ids.indices.map { earlier[$0] ?? keptOrdinals[ids[$0]] ?? opposite?[$0] }
+        }
+
+        /// The runs of shown items that may end at the anchor (`candidates(in:edge:nearEdge:looseConfirmation:)`),
+        /// having marked where the other side's ground ends in the window (opened in the middle: what lies
+        /// beyond this side's start, with an edge before the first item after it).
+        private mutating func candidates(in look: Look) -> [Candidate] {
+            let ground = position.opensInMiddle ? otherGround(in: look.request, look.window.count) : nil
+            frontier = ground?.frontier ?? -1
+            return Self.candidates(in: look.ordinals, edge: ground?.edge ?? (look.startsAtEdge ? 0 : nil),
+                                   nearEdge: ground?.edge, looseConfirmation: served.cap != nil)
+        }
+
+        /// How far below where its ordinal says it should be the item shown at window index `index` is
+        /// (negative: higher up).
+        private func displacement(_ index: Int, in look: Look) -> Int {
+            index - (look.request.overlap - 1 - (shown - 1 - look.ordinals[index]!))
+        }
+
+        /// Whether the item shown at `index` sits where its ordinal says it should: as high as deletions above
+        /// may have pulled it (the overlap, the upward drift and the search), as low as the last push (and,
+        /// under a cap, the search, which also looks below the place).
+        private func isInPlace(_ index: Int, in look: Look) -> Bool {
+            (-(look.request.reread + drift.up + search) ... drift.down + (served.cap == nil ? 0 : search))
+                .contains(displacement(index, in: look))
+        }
+
+        /// Whether the item shown at `index` sits where its ordinal says it should, or higher (deletions
+        /// above; an item re-ranked downwards is always lower).
+        private func isInPlaceOrHigher(_ index: Int, in look: Look) -> Bool {
+            (-(look.request.reread + drift.up + search) ... 0).contains(displacement(index, in: look))
+        }
+
+        /// The anchor as a run of shown items. A candidate is trusted when it is strong — a tight run
+        /// (ordinals close together, as items shown one after the other are) that reaches the item shown
+        /// last or holds three or more items — or when it sits in place. Items re-ranked downwards, one by
+        /// one, land lower than that, next to each other with far-apart ordinals. The latest strong run
+        /// wins; else the first trusted one, so that no unread item is skipped on weaker evidence.
+        private mutating func anchorOnRun(_ candidates: [Candidate], _ look: Look) -> Step? {
+            let last = shown - 1
+            let strong = candidates.filter { $0.isTight && ($0.length >= 3 || $0.ordinal == last) }
+            let trusted = candidates.filter { candidate in
+                (candidate.isTight && (candidate.length >= 3 || candidate.ordinal == last)) || isInPlace(candidate.end, in: look)
             }
-            // Under a cap, each distance is looked at above the place, then below it.
+            guard let anchor = strong.max(by: { $0.ordinal < $1.ordinal }) ?? trusted.first else { return nil }
+            // A run that begins at one of this side's first items has the other side's ground before it. A lone
+            // item there that is not the start page's outermost one stands where the outer ones should: it was
+            // re-ranked, or they went with the ground the other side read past. The unread items just before
+            // it lie between the two sides' readings: nobody reads them.
+            if anchor.beginsAtStart {
+                frontier = max(frontier, anchor.end - anchor.length)
+                if anchor.length == 1, anchor.ordinal > 0 { skipUnread(look.window, look.ordinals, before: anchor.end) }
+            }
+            return anchored(after: anchor.end, reference: anchor.end, look.window, look.ordinals, look.request,
+                            isShort: look.isShort)
+        }
+
+        /// The anchor when no run confirms itself (every item shown near the place has an unread neighbour
+        /// above it, say after insertions between them): an item shown in place or higher, with something
+        /// visible above it, says where the source is. The unread items just above it may be new ones or the
+        /// next ones: the page goes on from the item shown before them (there must be one in the window), so
+        /// that none is skipped.
+        ///
+        /// Under a cap a window fitted to follow a run leaves no room above the item shown last: found first
+        /// in such a window, in place or higher (deletions above pulled it up), it is the anchor. (In a window
+        /// that read items above it, it was pulled up past them, and unread items may lie just above: the
+        /// source looks there first, in `lookHigher(_:)`, while its budget lasts.)
+        private mutating func anchorOnItemInPlace(_ look: Look) -> Step? {
+            let ordinals = look.ordinals
+            if let reference = ordinals.indices.filter({ $0 > 0 && ordinals[$0] != nil && isInPlaceOrHigher($0, in: look) })
+                .max(by: { ordinals[$0]! < ordinals[$1]! }),
+                let start = ordinals[..<reference].lastIndex(where: { $0 != nil }) {
+                return anchored(after: start, reference: reference, look.window, ordinals, look.request, isShort: look.isShort)
+            }
+            if served.cap != nil, ordinals.first == shown - 1, isInPlaceOrHigher(0, in: look),
+               look.request.overlap <= 1 || requests >= maxRequestsPerPage {
+                return anchored(after: 0, reference: 0, look.window, ordinals, look.request, isShort: look.isShort)
+            }
+            return nil
+        }
+
+        /// A run of items shown one after the other that reaches the end of the window may go on below it
+        /// (the feed pushed the items shown down): read the same place again, further down by the items known
+        /// to follow, skipping nothing.
+        private mutating func followRun(_ candidates: [Candidate], _ look: Look) -> Step? {
+            guard let run = candidates.last, run.isTight, run.end == look.window.count - 1, !look.isShort,
+                  requests < maxRequestsPerPage else { return nil }
+            reach = min(maxSearchDistance, look.request.offset + look.window.count - expected + (shown - 1 - run.ordinal))
+            finding = .pushed
+            return .request(nextRequest())
+        }
+
+        /// The whole feed is in the window and nothing shown is left in it: everything is new. Opened in the
+        /// middle, what lies on the other side's ground by position is left to it, but with nothing shown left
+        /// the positions are a guess: that may be nobody's, and the page says so.
+        private mutating func takeWholeFeed(_ look: Look) -> Step? {
+            guard look.startsAtEdge, look.isShort, !look.ordinals.contains(where: { $0 != nil }) else { return nil }
+            if look.window.indices.contains(frontier) {
+                diagnostics.append(.sourceCorrection(.resynchronisationFailed))
+            }
+            finding = .anchored
+            return advance(consumed: keep(look.window, ordinals: look.ordinals, after: frontier), of: look.window,
+                           at: look.request, isShort: look.isShort)
+        }
+
+        /// An unconfirmed item shown before (the one shown last, if several) says where the source is, when
+        /// that is higher up: look there (reading more never skips anything).
+        private mutating func lookHigher(_ look: Look) -> Step? {
+            let ordinals = look.ordinals
+            guard let index = ordinals.indices.max(by: { (ordinals[$0] ?? .min) < (ordinals[$1] ?? .min) }),
+                  let ordinal = ordinals[index], requests < maxRequestsPerPage else { return nil }
+            let end = look.request.offset + index + 1 + (shown - 1 - ordinal)
+            guard end < expected else { return nil }
+            drift.up = min(maxSearchDistance, expected - end)
+            drift.down = 0
+            expected = end
+            search = 0
+            probesBelow = false
+            finding = .searching
+            return .request(nextRequest())
+        }
+
+        /// Widens the search around the expected position, while the bounds and the budget allow: by a page's
+        /// worth (at least 8) first, as a window with nothing shown in it is a page or more off, then
+        /// doubling. Under a cap, each distance is looked at above the place, then below it.
+        private mutating func widenSearch() -> Step? {
             let belowNext = served.cap != nil && search > 0 && !probesBelow
-            if search < maxSearchDistance || belowNext, requests < maxRequestsPerPage {
-                // Widen by a page's worth (at least 8) first: a window with nothing shown in it is a page
-                // or more off. Then double.
-                if !belowNext { search = min(maxSearchDistance, max(search * 2, limit, 8)) }
-                probesBelow = belowNext
-                finding = .searching
-                return .request(nextRequest())
-            }
-            if !kept.isEmpty || finding == .pushed {
-                // Out of requests: deliver what the page has (nothing, if the feed outpaced it); the next
-                // page goes on from the same position with a fresh budget.
-                return finish()
-            }
-            // Nothing trusted within reach: go on from this window rather than stall, keeping every unread item
-            // it holds (guessing an anchor could skip the very items that come next).
+            guard search < maxSearchDistance || belowNext, requests < maxRequestsPerPage else { return nil }
+            if !belowNext { search = min(maxSearchDistance, max(search * 2, limit, 8)) }
+            probesBelow = belowNext
+            finding = .searching
+            return .request(nextRequest())
+        }
+
+        /// Nothing trusted within reach. With items in hand (or after a push), out of requests: the page
+        /// delivers what it has (nothing, if the feed outpaced it), and the next goes on from the same
+        /// position with a fresh budget. Else the page goes on from this window rather than stall, keeping
+        /// every unread item it holds (guessing an anchor could skip the very items that come next), and
+        /// reports `.resynchronisationFailed`.
+        private mutating func giveUp(_ look: Look) -> Step {
+            if !kept.isEmpty || finding == .pushed { return finish() }
             diagnostics.append(.sourceCorrection(.resynchronisationFailed))
+            lostPlace = position.side == .above
             let origin = searchOrigin ?? expected
             search = 0
             probesBelow = false
             searchOrigin = nil
             finding = .anchored
-            if window.isEmpty, !isShort {
+            if look.window.isEmpty, !look.isShort {
                 // Going up, a window that holds nothing and does not reach the top lies below the bottom of
                 // the feed (it shrank under the reading): go on from its far end, never back (never below
                 // where the search began: a search that looked below it under a cap found nothing there).
-                expected = max(origin, request.offset + request.limit)
+                expected = max(origin, look.request.offset + look.request.limit)
                 return finish()
             }
-            return advance(consumed: keep(window, ordinals: ordinals, after: frontier), of: window, at: request,
-                           isShort: isShort)
+            return advance(consumed: keep(look.window, ordinals: look.ordinals, after: frontier), of: look.window,
+                           at: look.request, isShort: look.isShort)
         }
 
         /// A window of a server that serves three items a request or fewer: no room to check the place. Keeps
@@ -825,6 +918,18 @@ where Item.ID: Sendable {
             }
         }
 
+        /// Counts the unread items just before window index `index` (each once along recent pages), back to
+        /// the first item shown before them: skipped.
+        private mutating func skipUnread(_ window: [Item], _ ordinals: [Int?], before index: Int) {
+            for before in ordinals[..<index].indices.reversed() {
+                guard ordinals[before] == nil else { break }
+                if skipped.insert(window[before].id).inserted {
+                    skippedHere.insert(window[before].id)
+                    above += 1
+                }
+            }
+        }
+
         /// After keeping from a window: where the next request starts, and whether the page is done.
         /// A page under a cap holds what a window the server served in full brought; it asks again only
         /// for a window that brought nothing new, or to settle a cap suspected on the first answer alone.
@@ -871,9 +976,11 @@ where Item.ID: Sendable {
             }
             // Remember the items reported as above while a window may still see them again.
             let remembered = skipped.count <= 4 * (limit + OffsetSource.overlap + maxSearchDistance) ? skipped : skippedHere
-            let next = isLast ? nil
+            var next = isLast ? nil
                 : Position(expected: expected, ledger: ledger, generation: generation, drift: drift, skipped: remembered,
                            side: position.side, sides: position.sides, base: position.base, served: served)
+            // (Reading on until a page finds something to anchor on.)
+            next?.readsOn = lostPlace || (position.readsOn && kept.isEmpty)
             var diagnostics = diagnostics
             let outOfOrder = outOfOrder + kept.count - items.count
             if above > 0 { diagnostics.append(.sourceCorrection(.itemsAboveSkipped(count: above))) }

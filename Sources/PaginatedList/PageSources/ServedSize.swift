@@ -106,9 +106,9 @@ struct ServedSize: Sendable, Equatable {
             return .capped
         }
         let span = end.map { Span(start: $0 - served, end: $0) }
-        // The end seen before, reached again from elsewhere by an answer no larger than one before (a larger
-        // one may be cut by a cap of its size): the feed ends there.
-        if let span, let seen = endSeen, span.end == seen.end, span.start != seen.start, served <= before {
+        // The end seen before, reached again from elsewhere by an answer smaller than one before (one as large
+        // may be cut by a cap of its size, at the same place by chance): the feed ends there.
+        if let span, let seen = endSeen, span.end == seen.end, span.start != seen.start, served < before {
             suspected = nil
             return .end
         }

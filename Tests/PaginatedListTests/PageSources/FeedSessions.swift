@@ -22,35 +22,80 @@ enum FeedSessions {
     /// per source and profile.
     static var isSweep: Bool { ProcessInfo.processInfo.environment["PAGINATED_LIST_SESSIONS"] != nil }
 
-    /// What a sweep prints for one source and profile: how many sessions lost stable items, showed one
-    /// twice or never reached the end, and their requests per the fewest.
+    /// What a sweep prints for one source and profile: how many sessions lost stable items (and how many
+    /// of those lost one no page reports), showed one twice or never reached the end, their requests per
+    /// the fewest, and the seeds of the sessions that lost an item silently or never reached the end.
     struct Tally {
         private var sessions = 0
         private var lost = 0
+        private var silent = 0
         private var duplicated = 0
         private var unended = 0
         private var ratios: [Double] = []
+        private var silentSeeds: [UInt64] = []
+        private var unendedSeeds: [UInt64] = []
 
-        /// Counts a session: its audit, whether it reached the end, its requests and the fewest.
-        mutating func add(_ audit: ChangingFeed.Audit, reachedEnd: Bool, requests: Int, minimum: Int) {
+        /// Counts session `seed`: its audit, its stable items lost that no page reports (`uncovered`),
+        /// whether it reached the end, its requests and the fewest.
+        mutating func add(
+            _ audit: ChangingFeed.Audit, seed: UInt64, uncovered: [Int], reachedEnd: Bool, requests: Int, minimum: Int
+        ) {
             sessions += 1
             if !audit.lost.isEmpty { lost += 1 }
+            if !uncovered.isEmpty {
+                silent += 1
+                if silentSeeds.count < 10 { silentSeeds.append(seed) }
+            }
             if !audit.duplicates.isEmpty { duplicated += 1 }
-            if !reachedEnd { unended += 1 }
+            if !reachedEnd {
+                unended += 1
+                if unendedSeeds.count < 10 { unendedSeeds.append(seed) }
+            }
             ratios.append(Double(requests) / Double(max(1, minimum)))
         }
 
-        /// One line: `name`, then the counts and the requests per the fewest (median, 95th percentile,
-        /// worst, sessions over 3x).
+        /// One line: `name`, then the counts, the requests per the fewest (median, 95th percentile, worst,
+        /// sessions over 3x), and the first seeds that lost silently or reached no end.
         func line(_ name: String) -> String {
             let sorted = ratios.sorted()
             func at(_ fraction: Double) -> String {
                 sorted.isEmpty ? "-" : String(format: "%.2fx", sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))])
             }
-            return "sweep \(name): \(sessions) sessions; lost stable items in \(lost), duplicates in \(duplicated), "
-                + "end not reached in \(unended); requests per the fewest: median \(at(0.5)), p95 \(at(0.95)), "
-                + "max \(sorted.last.map { String(format: "%.2fx", $0) } ?? "-"), over 3x in \(sorted.filter { $0 > 3 }.count)"
+            return "sweep \(name): \(sessions) sessions; lost stable items in \(lost) (unreported in \(silent)), "
+                + "duplicates in \(duplicated), end not reached in \(unended); requests per the fewest: median \(at(0.5)), "
+                + "p95 \(at(0.95)), max \(sorted.last.map { String(format: "%.2fx", $0) } ?? "-"), "
+                + "over 3x in \(sorted.filter { $0 > 3 }.count); seeds unreported \(silentSeeds), unended \(unendedSeeds)"
         }
+    }
+
+    /// The stable items of `audit.lost` that no page of `pages` (in list order) reports as possibly lost:
+    /// a report covers an item when it comes with a page between the page of the shown stable item before
+    /// it (in `stableOrder`, the stable IDs in the final feed's order) and that of the one after it.
+    static func uncoveredLosses(_ pages: [PageRecord], audit: ChangingFeed.Audit, stableOrder: [Int]) -> [Int] {
+        var pageOf: [Int: Int] = [:]
+        for (index, page) in pages.enumerated() {
+            for item in page.items { pageOf[item.id] = index }
+        }
+        let reporting = pages.indices.filter { index in
+            pages[index].diagnostics.contains {
+                if case let .sourceCorrection(correction) = $0 { correction.impact == .possiblyLost } else { false }
+            }
+        }
+        let lost = Set(audit.lost)
+        var uncovered: [Int] = []
+        var before = 0
+        for (position, id) in stableOrder.enumerated() {
+            if let page = pageOf[id] {
+                before = page
+                continue
+            }
+            guard lost.contains(id) else { continue }
+            let after = stableOrder[(position + 1)...].lazy.compactMap { pageOf[$0] }.first ?? pages.count - 1
+            // (Pages out of order when stable items were shown out of order.)
+            let around = min(before, after) ... max(before, after)
+            if !reporting.contains(where: around.contains) { uncovered.append(id) }
+        }
+        return uncovered
     }
 
     /// The page sources under test, each over a feed.
@@ -232,32 +277,7 @@ enum FeedSessions {
 
         /// Lost stable items that no page reports as possibly lost: a report covers an item when it comes
         /// with a page between the page of the shown stable item before it and that of the one after it.
-        var uncoveredLosses: [Int] {
-            var pageOf: [Int: Int] = [:]
-            for (index, page) in pages.enumerated() {
-                for item in page.items { pageOf[item.id] = index }
-            }
-            let reporting = pages.indices.filter { index in
-                pages[index].diagnostics.contains {
-                    if case let .sourceCorrection(correction) = $0 { correction.impact == .possiblyLost } else { false }
-                }
-            }
-            let lost = Set(audit.lost)
-            var uncovered: [Int] = []
-            var before = 0
-            for (position, id) in stableOrder.enumerated() {
-                if let page = pageOf[id] {
-                    before = page
-                    continue
-                }
-                guard lost.contains(id) else { continue }
-                let after = stableOrder[(position + 1)...].lazy.compactMap { pageOf[$0] }.first ?? pages.count - 1
-                // (Pages out of order when stable items were shown out of order.)
-                let around = min(before, after) ... max(before, after)
-                if !reporting.contains(where: around.contains) { uncovered.append(id) }
-            }
-            return uncovered
-        }
+        var uncoveredLosses: [Int] { FeedSessions.uncoveredLosses(pages, audit: audit, stableOrder: stableOrder) }
 
         /// The diagnostics of every page, in order.
         var corrections: [PaginatedListDiagnostic.SourceCorrection] {

@@ -90,8 +90,8 @@ struct PageChain<Item: Sendable, Failure: Error, Place: Sendable, Response>: Sen
                 previous = said.previous.map { onward($0, .above, admission.onward) }
                 next = said.next.map(back)
             }
-            var diagnostics = [PaginatedListDiagnostic](droppedDuplicates: admission.dropped)
-            diagnostics.append(contentsOf: said.diagnostics)
+            let diagnostics = admission.dropped == 0 ? said.diagnostics
+                : [PaginatedListDiagnostic](droppedDuplicates: admission.dropped) + said.diagnostics
             return Page(items: admission.kept, previous: previous, next: next, diagnostics: diagnostics)
         }
     }

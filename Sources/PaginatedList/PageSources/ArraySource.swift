@@ -68,9 +68,9 @@ public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependen
         let attempts = AttemptCounter()
         let chain = PageChain<Item, Failure, Int, [Item]>(
             fetch: { [self] index in delivery(of: index, attempts) }, items: { slice, _ in slice }
-        ) { [self] page in
-            let isLast = (page.place + 1) * pageSize >= items.count
-            return .init(previous: page.place > 0 ? page.place - 1 : nil, next: isLast ? nil : page.place + 1)
+        ) { [self] index, _, _, _ in
+            let isLast = (index + 1) * pageSize >= items.count
+            return PageNeighbours(previous: index > 0 ? index - 1 : nil, next: isLast ? nil : index + 1)
         }
         return chain.firstPage(at: start / pageSize, deduplication.makeChain())
     }

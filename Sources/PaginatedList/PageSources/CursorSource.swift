@@ -52,12 +52,12 @@ public struct CursorSource<Item: Sendable, Cursor: Sendable, Failure: Error>: Pa
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
         let chain = PageChain<Item, Failure, Cursor?, CursorResponse<Item, Cursor>>(
             fetch: { [fetch] cursor in Producer.deferred { fetch(cursor) } }, items: { response, _ in response.items }
-        ) { page in
-            func neighbour(_ cursor: Cursor?) -> Cursor?? {
+        ) { cursor, _, response, kept in
+            func neighbour(_ next: Cursor?) -> Cursor?? {
                 // A neighbour's place is a cursor (`.some`), never the `nil` that names the top of the list.
-                Self.onward(cursor, from: page.place, stalls: page.kept.isEmpty).map(Optional.some)
+                Self.onward(next, from: cursor, stalls: kept.isEmpty).map(Optional.some)
             }
-            return .init(previous: neighbour(page.response.previousCursor), next: neighbour(page.response.nextCursor))
+            return PageNeighbours(previous: neighbour(response.previousCursor), next: neighbour(response.nextCursor))
         }
         return chain.firstPage(at: start, deduplication.makeChain())
     }

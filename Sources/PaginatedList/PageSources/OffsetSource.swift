@@ -142,9 +142,9 @@ where Item.ID: Sendable {
         let chain = PageChain<Item, Failure, Position, Outcome>(
             fetch: { [self] position in outcome(at: position) },
             items: { outcome, role in role == .above ? outcome.items.reversed() : outcome.items }
-        ) { page in
-            page.role == .above ? .init(previous: page.response.next, diagnostics: page.response.diagnostics)
-                : .init(previous: page.response.above, next: page.response.next, diagnostics: page.response.diagnostics)
+        ) { _, role, outcome, _ in
+            role == .above ? PageNeighbours(previous: outcome.next, diagnostics: outcome.diagnostics)
+                : PageNeighbours(previous: outcome.above, next: outcome.next, diagnostics: outcome.diagnostics)
         }
         return chain.firstPage(at: Position(expected: start, ledger: SeenIDs(), generation: 0, drift: Drift(), skipped: [],
                                             side: .below, sides: ChainSides(), base: start, served: ServedSize()), .none)

@@ -19,44 +19,32 @@ import Signals
 ///
 /// A new source writes `fetch`, `items` and `neighbours`, and opens its chain with `firstPage(at:_:)`;
 /// it never builds a `Page` itself.
-struct PageChain<Item: Sendable, Failure: Error, Place: Sendable, Response>: Sendable {
-    /// How a page was reached: which of its neighbours it carries onwards and which back.
-    enum Role: Sendable {
-        /// The page the chain starts at: the pages on both sides lead away from it.
-        case start
-        /// Reached through `next`: the page after it leads onwards, the page before it back.
-        case below
-        /// Reached through `previous`: the page before it leads onwards, the page after it back.
-        case above
-    }
-
-    /// A fetched page, as its source reads it to name its neighbours.
-    struct Fetched {
-        /// Where the page was fetched.
-        let place: Place
-        /// How the page was reached.
-        let role: Role
-        /// What the fetch delivered.
-        let response: Response
-        /// The page's items that de-duplication kept (all of them when it keeps everything).
-        let kept: [Item]
-    }
-
-    /// What a source says of a page it fetched: where the pages before and after it are (`nil`: none, or
-    /// none that the source reloads), and what it reports besides the duplicates dropped.
-    struct Neighbours {
-        var previous: Place?
-        var next: Place?
-        var diagnostics: [PaginatedListDiagnostic] = []
-    }
-
+///
+/// (A class, and its role and neighbours types outside it: the sources run unspecialised, where each use
+/// of a generic value type looks its metadata up, per page; `Benchmarks sources`.)
+final class PageChain<Item: Sendable, Failure: Error, Place: Sendable, Response>: Sendable {
     /// Fetches the page at a place. Called when the producer of the page is made (the page before it
     /// delivered); a fetch that should run when the page's producer starts defers its work.
     let fetch: @Sendable (_ place: Place) -> Producer<Response, Failure>
     /// The items a fetch delivered, in the list's order, before de-duplication.
-    let items: @Sendable (_ response: Response, _ role: Role) -> [Item]
-    /// Where a page's neighbours are, and what it reports.
-    let neighbours: @Sendable (_ page: Fetched) -> Neighbours
+    let items: @Sendable (_ response: Response, _ role: PageChainRole) -> [Item]
+    /// Where the neighbours of a fetched page are, and what it reports, from where it was fetched, how it
+    /// was reached, what the fetch delivered and the items de-duplication kept (all of them when it keeps
+    /// everything).
+    let neighbours: @Sendable (_ place: Place, _ role: PageChainRole, _ response: Response, _ kept: [Item])
+        -> PageNeighbours<Place>
+
+    /// A chain made of a source's `fetch`, `items` and `neighbours`.
+    init(
+        fetch: @escaping @Sendable (_ place: Place) -> Producer<Response, Failure>,
+        items: @escaping @Sendable (_ response: Response, _ role: PageChainRole) -> [Item],
+        neighbours: @escaping @Sendable (_ place: Place, _ role: PageChainRole, _ response: Response, _ kept: [Item])
+            -> PageNeighbours<Place>
+    ) {
+        self.fetch = fetch
+        self.items = items
+        self.neighbours = neighbours
+    }
 
     /// The first page of a fresh chain: the page at `place`, with `deduplication` standing at it.
     func firstPage(at place: Place, _ deduplication: Deduplication<Item>) -> Producer<Page<Item, Failure>, Failure> {
@@ -65,12 +53,12 @@ struct PageChain<Item: Sendable, Failure: Error, Place: Sendable, Response>: Sen
 
     /// The page at `place`, reached as `role`, `depth` pages away from the start page.
     private func page(
-        at place: Place, role: Role, depth: Int, _ deduplication: Deduplication<Item>
+        at place: Place, role: PageChainRole, depth: Int, _ deduplication: Deduplication<Item>
     ) -> Producer<Page<Item, Failure>, Failure> {
         fetch(place).map { [self] response in
             let admission = deduplication.admit(items(response, role))
-            let said = neighbours(Fetched(place: place, role: role, response: response, kept: admission.kept))
-            func onward(_ place: Place, _ role: Role, _ standing: Deduplication<Item>) -> Producer<Page<Item, Failure>, Failure> {
+            let said = neighbours(place, role, response, admission.kept)
+            func onward(_ place: Place, _ role: PageChainRole, _ standing: Deduplication<Item>) -> Producer<Page<Item, Failure>, Failure> {
                 page(at: place, role: role, depth: depth + 1, standing)
             }
             // Going back towards the start page, a page loads its neighbour again (the start page as such).
@@ -95,4 +83,22 @@ struct PageChain<Item: Sendable, Failure: Error, Place: Sendable, Response>: Sen
             return Page(items: admission.kept, previous: previous, next: next, diagnostics: diagnostics)
         }
     }
+}
+
+/// How a page of a `PageChain` was reached: which of its neighbours it carries onwards and which back.
+enum PageChainRole: Sendable {
+    /// The page the chain starts at: the pages on both sides lead away from it.
+    case start
+    /// Reached through `next`: the page after it leads onwards, the page before it back.
+    case below
+    /// Reached through `previous`: the page before it leads onwards, the page after it back.
+    case above
+}
+
+/// What a source says of a page of its `PageChain`: where the pages before and after it are (`nil`: none,
+/// or none that the source reloads), and what it reports besides the duplicates dropped.
+struct PageNeighbours<Place> {
+    var previous: Place?
+    var next: Place?
+    var diagnostics: [PaginatedListDiagnostic] = []
 }

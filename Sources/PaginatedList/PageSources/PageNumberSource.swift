@@ -89,7 +89,7 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
         let chain = Chain(
             fetch: { [fetch, pageSize] place in Producer.deferred { fetch(place.number, pageSize) } },
-            items: { response, _ in response.items }, neighbours: { [self] in neighbours(of: $0) }
+            items: { response, _ in response.items }, neighbours: { [self] in neighbours($0, $1, $2, kept: $3) }
         )
         return chain.firstPage(at: Place(number: startPage, course: Course()), deduplication.makeChain())
     }
@@ -118,15 +118,18 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
         case more
     }
 
-    /// The pages around a fetched one, and what it reports: going down (from the start page too), whether
-    /// it ends the list, a shrink or an outpacing feed; going up, only whether it is the top.
-    private func neighbours(of page: Chain.Fetched) -> Chain.Neighbours {
-        let (number, course, response) = (page.place.number, page.place.course, page.response)
+    /// The pages around the page at `place` (reached as `role`, its `response` kept to `kept`), and what it
+    /// reports: going down (from the start page too), whether it ends the list, a shrink or an outpacing
+    /// feed; going up, only whether it is the top.
+    private func neighbours(
+        _ place: Place, _ role: PageChainRole, _ response: PageNumberResponse<Item>, kept: [Item]
+    ) -> PageNeighbours<Place> {
+        let (number, course) = (place.number, place.course)
         // Going back towards the start page, a page loads its neighbour again (the start page as such,
         // knowing what the pages below it learned of the server's page size).
         let back = Course(served: course.served)
-        if page.role == .above {
-            return .init(previous: number > firstPageIndex ? Place(number: number - 1, course: course) : nil,
+        if role == .above {
+            return PageNeighbours(previous: number > firstPageIndex ? Place(number: number - 1, course: course) : nil,
                          next: Place(number: number + 1, course: back))
         }
         var onward = course
@@ -135,17 +138,17 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
         if last, let shrink = shrinkage(response, promised: course.promised) {
             diagnostics.append(.sourceCorrection(shrink))
         }
-        if !last, page.kept.isEmpty, response.items.count >= onward.served.size ?? pageSize {
+        if !last, kept.isEmpty, response.items.count >= onward.served.size ?? pageSize {
             diagnostics.append(.sourceCorrection(.feedOutpaced))
         }
         // An empty start page (past the end) has nothing before it to go back from.
-        let previous: Place? = switch page.role {
+        let previous: Place? = switch role {
         case .start: number > firstPageIndex && !response.items.isEmpty
             ? Place(number: number - 1, course: Course(served: onward.served)) : nil
         case .below, .above: Place(number: number - 1, course: back)
         }
-        return .init(previous: previous, next: last ? nil : Place(number: number + 1, course: onward),
-                     diagnostics: diagnostics)
+        return PageNeighbours(previous: previous, next: last ? nil : Place(number: number + 1, course: onward),
+                              diagnostics: diagnostics)
     }
 
     /// Whether page `number` (its `response`) is the last; learns the page size the server serves, and

@@ -58,7 +58,9 @@ final class PageChain<Item: Sendable, Failure: Error, Place: Sendable, Response>
         fetch(place).map { [self] response in
             let admission = deduplication.admit(items(response, role))
             let said = neighbours(place, role, response, admission.kept)
-            func onward(_ place: Place, _ role: PageChainRole, _ standing: Deduplication<Item>) -> Producer<Page<Item, Failure>, Failure> {
+            func onward(
+                _ place: Place, _ role: PageChainRole, _ standing: Deduplication<Item>
+            ) -> Producer<Page<Item, Failure>, Failure> {
                 page(at: place, role: role, depth: depth + 1, standing)
             }
             // Going back towards the start page, a page loads its neighbour again (the start page as such).

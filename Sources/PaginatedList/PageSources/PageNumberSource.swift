@@ -130,7 +130,7 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
         let back = Course(served: course.served)
         if role == .above {
             return PageNeighbours(previous: number > firstPageIndex ? Place(number: number - 1, course: course) : nil,
-                         next: Place(number: number + 1, course: back))
+                                  next: Place(number: number + 1, course: back))
         }
         var onward = course
         let last = ends(number, response, &onward)

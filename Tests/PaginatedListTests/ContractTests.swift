@@ -8,10 +8,6 @@ import Testing
 // Unless a test says otherwise, the view model runs on an `ImmediateScheduler` over a `ScriptedSource`,
 // whose runs the test answers by hand.
 
-private func makeViewModel(_ source: ScriptedSource, scheduler: any Scheduler = ImmediateScheduler()) -> TestViewModel {
-    TestViewModel(dependency: source, scheduler: scheduler)
-}
-
 @Suite("1. A new view model")
 struct NewViewModelContract {
     @Test func newViewModelIsEmptyIdleAndHasStartedNoRequest() {

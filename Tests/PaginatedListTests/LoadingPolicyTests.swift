@@ -8,10 +8,6 @@ import Testing
 // says otherwise, the view model runs on an `ImmediateScheduler` over a `ScriptedSource`, whose runs the
 // test answers by hand.
 
-private func makeViewModel(_ source: ScriptedSource) -> TestViewModel {
-    TestViewModel(dependency: source, scheduler: ImmediateScheduler())
-}
-
 /// Loads the first page of `count` items (0 ..< count) with a next page pending.
 private func loadFirstPage(_ viewModel: TestViewModel, _ source: ScriptedSource, count: Int) {
     viewModel.loadNextPage()

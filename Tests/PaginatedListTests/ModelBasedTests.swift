@@ -4,12 +4,6 @@ import PaginatedListTesting
 import Signals
 import Testing
 
-
-extension SplitMix64 {
-    /// A number in `0 ..< bound`.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
-
 /// What the view model should hold, computed from the operations alone.
 struct ReferenceModel {
     enum Phase: Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import PaginatedList
+import PaginatedListTesting
 import Signals
 import Synchronization
 
@@ -13,11 +14,52 @@ typealias TestPage = Page<Int, TestError>
 typealias TestProducer = Producer<TestPage, TestError>
 typealias TestViewModel = PaginatedListViewModel<Int, TestError>
 
+/// A view model over `source`, its commands run at once (`ImmediateScheduler`) unless `scheduler` says otherwise.
+func makeViewModel(_ source: ScriptedSource, scheduler: any Scheduler = ImmediateScheduler()) -> TestViewModel {
+    TestViewModel(dependency: source, scheduler: scheduler)
+}
+
+extension SplitMix64 {
+    /// A number in `0 ..< bound` (0 when `bound` is not positive).
+    mutating func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
+}
+
 /// Whether a producer's run has ended (its lifetime), readable from any thread.
 final class RunStatus: Sendable {
     private let ended = Atomic<Bool>(false)
     var hasEnded: Bool { ended.load(ordering: .acquiring) }
     func end() { ended.store(true, ordering: .releasing) }
+}
+
+/// One run of a producer that a test answers by hand when it likes (a value, then completion; or a
+/// failure), or never; the model-based feeds record their runs as subclasses of it, with where each loads.
+class AnsweredRun<Value> {
+    let input: Signal<Value, TestError>.Observer
+    private let status = RunStatus()
+    /// Whether the test ended the run itself (answered or failed it).
+    private(set) var endedByTest = false
+
+    init(input: Signal<Value, TestError>.Observer, lifetime: Lifetime) {
+        self.input = input
+        lifetime.observeEnded { [status] in status.end() }
+    }
+
+    /// Whether the run's lifetime has not ended: the view model waits for it.
+    var isActive: Bool { !status.hasEnded }
+    /// Whether the view model cut the run off (its lifetime ended without the test ending it).
+    var wasCutOff: Bool { status.hasEnded && !endedByTest }
+
+    /// Sends `value`, then completes.
+    func deliver(_ value: Value) {
+        endedByTest = true
+        input.send(value: value)
+        input.sendCompleted()
+    }
+
+    func fail(_ error: TestError) {
+        endedByTest = true
+        input.send(error: error)
+    }
 }
 
 /// One run of a scripted producer: the test sends on its input whenever it likes, also after the view

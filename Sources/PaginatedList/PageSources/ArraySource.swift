@@ -65,28 +65,23 @@ public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependen
 
     /// The first page of a fresh chain: the page holding item `start`.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(start / pageSize, deduplication.makeChain(), AttemptCounter(), role: .start)
+        let attempts = AttemptCounter()
+        let chain = PageChain<Item, Failure, Int, [Item]>(
+            fetch: { [self] index in delivery(of: index, attempts) }, items: { slice, _ in slice }
+        ) { [self] index, _, _, _ in
+            let isLast = (index + 1) * pageSize >= items.count
+            return PageNeighbours(previous: index > 0 ? index - 1 : nil, next: isLast ? nil : index + 1)
+        }
+        return chain.firstPage(at: start / pageSize, deduplication.makeChain())
     }
 
-    /// How a page was reached: which of its neighbours it carries.
-    private enum Role {
-        /// The page the list opens at: the pages on both sides.
-        case start
-        /// Through `next`: the page after it.
-        case below
-        /// Through `previous`: the page before it.
-        case above
-    }
-
-    private func page(
-        _ index: Int, _ deduplication: Deduplication<Item>, _ attempts: AttemptCounter, role: Role
-    ) -> Producer<Page<Item, Failure>, Failure> {
+    /// The items of page `index`, delivered (or failed) as `failure`, `scheduler` and `latency` say, each
+    /// start counted in `attempts`.
+    private func delivery(of index: Int, _ attempts: AttemptCounter) -> Producer<[Item], Failure> {
         let start = min(index * pageSize, items.count)
-        let end = min(start + pageSize, items.count)
-        let slice = Array(items[start ..< end])
-        let isLast = end >= items.count
+        let slice = Array(items[start ..< min(start + pageSize, items.count)])
         let (failure, scheduler, latency) = (self.failure, self.scheduler, self.latency)
-        let delivery = Producer<[Item], Failure> { observer, lifetime in
+        return Producer<[Item], Failure> { observer, lifetime in
             let attempt = attempts.start(index)
             let outcome: Result<[Item], Failure> = failure?(index, attempt).map { .failure($0) } ?? .success(slice)
             let deliver: @Sendable () -> Void = {
@@ -103,27 +98,6 @@ public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependen
             } else {
                 deliver()
             }
-        }
-        return delivery.map { [self] items in
-            let admission = deduplication.admit(items)
-            let startIndex = self.start / pageSize
-            // Going away from the start page the chain goes on; going back towards it, a page loads its
-            // neighbour again (the start page as the start page).
-            func back(_ neighbour: Int, _ role: Role) -> Producer<Page<Item, Failure>, Failure> {
-                page(neighbour, admission.back ?? .none, attempts, role: neighbour == startIndex ? .start : role)
-            }
-            let next: Producer<Page<Item, Failure>, Failure>? = switch role {
-            case .start, .below: isLast ? nil : page(index + 1, admission.onward, attempts, role: .below)
-            case .above: back(index + 1, .above)
-            }
-            let previous: Producer<Page<Item, Failure>, Failure>? = switch role {
-            case _ where index == 0: nil
-            case .start: page(index - 1, admission.above ?? .none, attempts, role: .above)
-            case .above: page(index - 1, admission.onward, attempts, role: .above)
-            case .below: back(index - 1, .below)
-            }
-            return Page(items: admission.kept, previous: previous, next: next,
-                        diagnostics: .init(droppedDuplicates: admission.dropped))
         }
     }
 }

@@ -50,48 +50,16 @@ public struct CursorSource<Item: Sendable, Cursor: Sendable, Failure: Error>: Pa
 
     /// The first page of a fresh chain: fetches `fetch(start)` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(at: start, deduplication.makeChain(), role: .start, depth: 0)
-    }
-
-    /// How a page was reached: which of its neighbours it carries.
-    private enum Role {
-        /// The page the list opens at: the pages on both sides.
-        case start
-        /// Through `next`: the page after it.
-        case below
-        /// Through `previous`: the page before it.
-        case above
-    }
-
-    /// The page at `cursor`, `depth` pages away from the first one on the side `role` says.
-    private func page(
-        at cursor: Cursor?, _ deduplication: Deduplication<Item>, role: Role, depth: Int
-    ) -> Producer<Page<Item, Failure>, Failure> {
-        Producer.deferred { [fetch] in fetch(cursor) }.map { [self] response in
-            let admission = deduplication.admit(response.items)
-            let diagnostics = [PaginatedListDiagnostic](droppedDuplicates: admission.dropped)
-            let stalls = admission.kept.isEmpty
-            let before = Self.onward(response.previousCursor, from: cursor, stalls: stalls)
-            let after = Self.onward(response.nextCursor, from: cursor, stalls: stalls)
-            // Going back towards the first page, a page loads its neighbour again (the first page as such).
-            func back(_ neighbour: Cursor) -> Producer<Page<Item, Failure>, Failure> {
-                page(at: neighbour, admission.back ?? .none, role: depth == 1 ? .start : role, depth: depth - 1)
+        let chain = PageChain<Item, Failure, Cursor?, CursorResponse<Item, Cursor>>(
+            fetch: { [fetch] cursor in Producer.deferred { fetch(cursor) } }, items: { response, _ in response.items }
+        ) { cursor, _, response, kept in
+            func neighbour(_ next: Cursor?) -> Cursor?? {
+                // A neighbour's place is a cursor (`.some`), never the `nil` that names the top of the list.
+                Self.onward(next, from: cursor, stalls: kept.isEmpty).map(Optional.some)
             }
-            return switch role {
-            case .start:
-                Page(items: admission.kept,
-                     previous: before.map { page(at: $0, admission.above ?? .none, role: .above, depth: 1) },
-                     next: after.map { page(at: $0, admission.onward, role: .below, depth: 1) }, diagnostics: diagnostics)
-            case .below:
-                Page(items: admission.kept, previous: before.map(back),
-                     next: after.map { page(at: $0, admission.onward, role: .below, depth: depth + 1) },
-                     diagnostics: diagnostics)
-            case .above:
-                Page(items: admission.kept,
-                     previous: before.map { page(at: $0, admission.onward, role: .above, depth: depth + 1) },
-                     next: after.map(back), diagnostics: diagnostics)
-            }
+            return PageNeighbours(previous: neighbour(response.previousCursor), next: neighbour(response.nextCursor))
         }
+        return chain.firstPage(at: start, deduplication.makeChain())
     }
 
     /// `cursor`, unless it is the cursor the page was fetched with and the page `stalls` (brought nothing

@@ -139,8 +139,17 @@ where Item.ID: Sendable {
 
     /// The first page of a fresh chain: fetches `fetch(start, limit)` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(at: Position(expected: start, ledger: SeenIDs(), generation: 0, drift: Drift(), skipped: [],
-                          side: .below, sides: ChainSides(), base: start, served: ServedSize()))
+        // The reading drops what the chain showed (its own ledgers, read for its anchors): the chain keeps
+        // everything. No page loads its neighbour back towards the start page again.
+        let chain = PageChain<Item, Failure, Position, Outcome>(
+            fetch: { [self] position in outcome(at: position) },
+            items: { outcome, role in role == .above ? outcome.items.reversed() : outcome.items }
+        ) { _, role, outcome, _ in
+            role == .above ? PageNeighbours(previous: outcome.next, diagnostics: outcome.diagnostics)
+                : PageNeighbours(previous: outcome.above, next: outcome.next, diagnostics: outcome.diagnostics)
+        }
+        return chain.firstPage(at: Position(expected: start, ledger: SeenIDs(), generation: 0, drift: Drift(), skipped: [],
+                                            side: .below, sides: ChainSides(), base: start, served: ServedSize()), .none)
     }
 
     // MARK: - The chain
@@ -201,21 +210,12 @@ where Item.ID: Sendable {
         let diagnostics: [PaginatedListDiagnostic]
     }
 
-    private func page(at position: Position) -> Producer<Page<Item, Failure>, Failure> {
+    /// What the requests of the page at `position` come to.
+    private func outcome(at position: Position) -> Producer<Outcome, Failure> {
         Producer<Outcome, Failure> { [self] observer, lifetime in
             let progress = Progress(position: position, limit: limit, maxSearchDistance: maxSearchDistance,
                                     maxRequestsPerPage: maxRequestsPerPage)
             request(progress, progress.nextRequest(), observer, lifetime)
-        }
-        .map { [self] outcome in
-            switch position.side {
-            case .below:
-                Page(items: outcome.items, previous: outcome.above.map(page(at:)), next: outcome.next.map(page(at:)),
-                     diagnostics: outcome.diagnostics)
-            case .above:
-                Page(items: outcome.items.reversed(), previous: outcome.next.map(page(at:)), next: nil,
-                     diagnostics: outcome.diagnostics)
-            }
         }
     }
 

@@ -87,7 +87,19 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
 
     /// The first page of a fresh chain: fetches page `startPage` when started.
     public func firstPage() -> Producer<Page<Item, Failure>, Failure> {
-        page(startPage, deduplication.makeChain(), role: .start, course: Course())
+        let chain = Chain(
+            fetch: { [fetch, pageSize] place in Producer.deferred { fetch(place.number, pageSize) } },
+            items: { response, _ in response.items }, neighbours: { [self] in neighbours($0, $1, $2, kept: $3) }
+        )
+        return chain.firstPage(at: Place(number: startPage, course: Course()), deduplication.makeChain())
+    }
+
+    private typealias Chain = PageChain<Item, Failure, Place, PageNumberResponse<Item>>
+
+    /// A page of the chain: its number, and what the pages read before it on the way down learned.
+    struct Place: Sendable {
+        let number: Int
+        let course: Course
     }
 
     /// What the pages read so far on the way down tell the next one.
@@ -106,52 +118,37 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
         case more
     }
 
-    /// How a page was reached: which of its neighbours it carries.
-    private enum Role {
-        /// The page the list opens at: the pages on both sides.
-        case start
-        /// Through `next`: the page after it.
-        case below
-        /// Through `previous`: the page before it.
-        case above
-    }
-
-    private func page(
-        _ number: Int, _ deduplication: Deduplication<Item>, role: Role, course: Course
-    ) -> Producer<Page<Item, Failure>, Failure> {
-        Producer.deferred { [fetch, pageSize] in fetch(number, pageSize) }.map { [self] response in
-            let admission = deduplication.admit(response.items)
-            var diagnostics = [PaginatedListDiagnostic](droppedDuplicates: admission.dropped)
-            // Going back towards the start page, a page loads its neighbour again (the start page as such,
-            // knowing what the pages below it learned of the server's page size).
-            func back(_ neighbour: Int, _ role: Role) -> Producer<Page<Item, Failure>, Failure> {
-                page(neighbour, admission.back ?? .none, role: neighbour == startPage ? .start : role,
-                     course: Course(served: course.served))
-            }
-            if role == .above {
-                let previous = number > firstPageIndex ? page(number - 1, admission.onward, role: .above, course: course)
-                    : nil
-                return Page(items: admission.kept, previous: previous, next: back(number + 1, .above),
-                            diagnostics: diagnostics)
-            }
-            var onward = course
-            let last = ends(number, response, &onward)
-            if last, let shrink = shrinkage(response, promised: course.promised) {
-                diagnostics.append(.sourceCorrection(shrink))
-            }
-            if !last, admission.kept.isEmpty, response.items.count >= onward.served.size ?? pageSize {
-                diagnostics.append(.sourceCorrection(.feedOutpaced))
-            }
-            // An empty start page (past the end) has nothing before it to go back from.
-            let previous: Producer<Page<Item, Failure>, Failure>? = switch role {
-            case .start: number > firstPageIndex && !response.items.isEmpty
-                ? page(number - 1, admission.above ?? .none, role: .above, course: Course(served: onward.served)) : nil
-            case .below, .above: back(number - 1, .below)
-            }
-            return Page(items: admission.kept, previous: previous,
-                        next: last ? nil : page(number + 1, admission.onward, role: .below, course: onward),
-                        diagnostics: diagnostics)
+    /// The pages around the page at `place` (reached as `role`, its `response` kept to `kept`), and what it
+    /// reports: going down (from the start page too), whether it ends the list, a shrink or an outpacing
+    /// feed; going up, only whether it is the top.
+    private func neighbours(
+        _ place: Place, _ role: PageChainRole, _ response: PageNumberResponse<Item>, kept: [Item]
+    ) -> PageNeighbours<Place> {
+        let (number, course) = (place.number, place.course)
+        // Going back towards the start page, a page loads its neighbour again (the start page as such,
+        // knowing what the pages below it learned of the server's page size).
+        let back = Course(served: course.served)
+        if role == .above {
+            return PageNeighbours(previous: number > firstPageIndex ? Place(number: number - 1, course: course) : nil,
+                                  next: Place(number: number + 1, course: back))
         }
+        var onward = course
+        let last = ends(number, response, &onward)
+        var diagnostics: [PaginatedListDiagnostic] = []
+        if last, let shrink = shrinkage(response, promised: course.promised) {
+            diagnostics.append(.sourceCorrection(shrink))
+        }
+        if !last, kept.isEmpty, response.items.count >= onward.served.size ?? pageSize {
+            diagnostics.append(.sourceCorrection(.feedOutpaced))
+        }
+        // An empty start page (past the end) has nothing before it to go back from.
+        let previous: Place? = switch role {
+        case .start: number > firstPageIndex && !response.items.isEmpty
+            ? Place(number: number - 1, course: Course(served: onward.served)) : nil
+        case .below, .above: Place(number: number - 1, course: back)
+        }
+        return PageNeighbours(previous: previous, next: last ? nil : Place(number: number + 1, course: onward),
+                              diagnostics: diagnostics)
     }
 
     /// Whether page `number` (its `response`) is the last; learns the page size the server serves, and

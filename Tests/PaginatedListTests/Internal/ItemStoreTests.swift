@@ -8,30 +8,29 @@ struct IDPositionsTests {
         var failures: [String] = []
         for seed in 0 ..< UInt64(300) {
             var random = SplitMix64(seed: seed)
-            func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(random.next() % UInt64(bound)) }
             let index = IDPositions()
             var model: [Int] = []
             var removedSoFar: [Int] = []
             var next = 0
             for step in 0 ..< 60 {
-                switch below(5) {
+                switch random.below(5) {
                 case 0, 1:
                     // Pages at the end, or batches anywhere; sometimes many leaves' worth at once.
-                    let size = below(4) == 0 ? below(700) : below(30)
-                    let at = below(2) == 0 ? model.count : below(model.count + 1)
+                    let size = random.below(4) == 0 ? random.below(700) : random.below(30)
+                    let at = random.below(2) == 0 ? model.count : random.below(model.count + 1)
                     let ids = Array(next ..< next + size)
                     next += size
                     index.insert(ids, at: at)
                     model.insert(contentsOf: ids, at: at)
                 case 2, 3:
-                    let lower = below(model.count + 1)
-                    let upper = min(model.count, lower + (below(3) == 0 ? below(400) : below(5)))
+                    let lower = random.below(model.count + 1)
+                    let upper = min(model.count, lower + (random.below(3) == 0 ? random.below(400) : random.below(5)))
                     let removed = index.removeSubrange(lower ..< upper)
                     if Array(removed) != Array(model[lower ..< upper]) { failures.append("seed \(seed): removeSubrange returned other handles") }
                     removedSoFar.append(contentsOf: removed)
                     model.removeSubrange(lower ..< upper)
                 default:
-                    if below(8) == 0 {
+                    if random.below(8) == 0 {
                         index.removeAll()
                         removedSoFar.append(contentsOf: model)
                         model.removeAll()
@@ -43,7 +42,7 @@ struct IDPositionsTests {
                     failures.append("seed \(seed) step \(step): ids differ")
                 }
                 for _ in 0 ..< 5 where !model.isEmpty {
-                    let at = below(model.count)
+                    let at = random.below(model.count)
                     if index.position(of: model[at]) != at || index.handle(at: at) != model[at] {
                         failures.append("seed \(seed) step \(step): position of \(model[at])")
                     }
@@ -128,12 +127,11 @@ struct ItemStoreTests {
         var failures: [String] = []
         for seed in seeds {
             var random = SplitMix64(seed: seed)
-            func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(random.next() % UInt64(bound)) }
             var store = ItemStore<P>()
             var model: [P] = []
-            let idRange = below(2) == 0 ? 40 : 2_000
+            let idRange = random.below(2) == 0 ? 40 : 2_000
             func batch() -> [P] {
-                (0 ..< (below(4) == 0 ? below(150) : below(6))).map { _ in P(number: below(idRange), version: below(100)) }
+                (0 ..< (random.below(4) == 0 ? random.below(150) : random.below(6))).map { _ in P(number: random.below(idRange), version: random.below(100)) }
             }
             func merge(_ batch: [P], at index: Int) {
                 var fresh: [P] = []
@@ -151,35 +149,35 @@ struct ItemStoreTests {
             for step in 0 ..< 40 {
                 var snapshot = Array(store.items)
                 var changes: [ItemListChange] = []
-                switch below(7) {
+                switch random.below(7) {
                 case 0, 1:
                     let posts = batch()
                     changes = store.append(posts)
                     merge(posts, at: model.count)
                 case 2:
-                    let posts = batch(), at = below(model.count + 5) - 2
+                    let posts = batch(), at = random.below(model.count + 5) - 2
                     changes = store.insert(posts, at: at)
                     merge(posts, at: min(max(at, 0), model.count))
                 case 3:
                     guard !model.isEmpty else { continue }
-                    let at = below(model.count)
+                    let at = random.below(model.count)
                     let id = model[at].id
                     #expect(store.position(ofKey: AnyHashable(id)) == at)
                     changes = store.remove(at: at)
                     model.remove(at: at)
                 case 4:
                     guard !model.isEmpty else { continue }
-                    let at = below(model.count)
-                    let post = model[at].with(version: below(100))
+                    let at = random.below(model.count)
+                    let post = model[at].with(version: random.below(100))
                     #expect(store.position(ofIDOf: post) == at)
                     changes = store.replace(at: at, with: post)
                     model[at] = post
                 case 5:
-                    let lower = below(model.count + 1), upper = min(model.count, lower + below(60))
+                    let lower = random.below(model.count + 1), upper = min(model.count, lower + random.below(60))
                     changes = store.removeSubrange(lower ..< upper)
                     model.removeSubrange(lower ..< upper)
                 default:
-                    if below(5) == 0 {
+                    if random.below(5) == 0 {
                         changes = store.removeAll()
                         model.removeAll()
                     } else {
@@ -195,7 +193,7 @@ struct ItemStoreTests {
                 let problems = store.invariantViolations()
                 if !problems.isEmpty { failures.append("\(context): \(problems.prefix(3))") }
                 for _ in 0 ..< 4 where !model.isEmpty {
-                    let at = below(model.count)
+                    let at = random.below(model.count)
                     if store.position(ofKey: AnyHashable(model[at].id)) != at { failures.append("\(context): position of \(model[at].id)") }
                 }
                 if !failures.isEmpty { break }

@@ -11,28 +11,27 @@ struct PageLedgerTests {
         var failures: [String] = []
         for seed in 0 ..< UInt64(100) {
             var random = SplitMix64(seed: seed)
-            func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(random.next() % UInt64(bound)) }
             var ledger = PageLedger<Int>()
             var model: [(count: Int, record: Int)] = []
             for step in 0 ..< 120 where failures.isEmpty {
-                switch below(6) {
+                switch random.below(6) {
                 case 0, 1:
-                    let page = (count: below(5), record: step)
+                    let page = (count: random.below(5), record: step)
                     ledger.append(count: page.count, record: page.record)
                     model.append(page)
                 case 2, 3:
-                    let page = (count: below(5), record: step)
+                    let page = (count: random.below(5), record: step)
                     ledger.prepend(count: page.count, record: page.record)
                     model.insert(page, at: 0)
                 case 4 where !model.isEmpty:
-                    let removed = below(2) == 0 ? ledger.removeFirst() : ledger.removeLast()
+                    let removed = random.below(2) == 0 ? ledger.removeFirst() : ledger.removeLast()
                     let expected = removed.record == model.first?.record ? model.removeFirst() : model.removeLast()
                     if removed.count != expected.count || removed.record != expected.record {
                         failures.append("seed \(seed), step \(step): removed \(removed), expected \(expected)")
                     }
                 case 5 where !model.isEmpty:
-                    let page = below(model.count)
-                    let delta = below(4) - model[page].count
+                    let page = random.below(model.count)
+                    let delta = random.below(4) - model[page].count
                     ledger.adjust(page: page, by: delta)
                     model[page].count += delta
                 default:

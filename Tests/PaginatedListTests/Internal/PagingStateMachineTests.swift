@@ -1,4 +1,5 @@
 @testable import PaginatedList
+import PaginatedListTesting
 import Signals
 import Testing
 
@@ -30,20 +31,8 @@ private func page(_ items: [Int], last: Bool = false) -> Event<TestPage, TestErr
 }
 
 private func machine(retry: RetryPolicy? = nil) -> Machine {
-    Machine(retry: retry, generator: SplitMix64Generator(seed: 1))
-}
-
-/// A seeded generator for the jitter (the machine holds a copy).
-private struct SplitMix64Generator: RandomNumberGenerator, Sendable {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    // A seeded generator for the jitter (the machine holds a copy).
+    Machine(retry: retry, generator: SplitMix64(seed: 1))
 }
 
 @Suite("PagingStateMachine")

@@ -34,7 +34,7 @@ struct ConformanceCase<Item: Hashable> {
         random = SplitMix64(seed: seed)
     }
 
-    mutating func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(random.next() % UInt64(bound)) }
+    mutating func below(_ bound: Int) -> Int { random.below(bound) }
 
     mutating func fresh(_ count: Int) -> [Item] {
         defer { next += count }

@@ -3,8 +3,6 @@ import PaginatedListTesting
 import Signals
 import Testing
 
-private func ids(_ viewModel: PostViewModel) -> [Int] { viewModel.items.value.map(\.id) }
-
 /// A view model that opens `feed` at `offset`.
 private func opened(_ feed: ScriptedFeed, at offset: Int, maxPages: Int? = nil) -> PostViewModel {
     PostViewModel(scheduler: ImmediateScheduler(), maxPages: maxPages) { feed.page(at: offset) }
@@ -120,10 +118,10 @@ struct MaxPagesTests {
         let viewModel = opened(feed, at: 150, maxPages: 3)
         for _ in 0 ..< 40 { viewModel.loadNextPage() }
         #expect(ids(viewModel) == Array(262 ... 270))
-        #expect(MachinePeek(viewModel)?.rememberedRequests == 0, "the first page's previous leads back up")
+        #expect(MachinePeek(viewModel).rememberedRequests == 0, "the first page's previous leads back up")
         for _ in 0 ..< 80 { viewModel.loadPreviousPage() }
         #expect(ids(viewModel) == Array(22 ... 30))
-        #expect(MachinePeek(viewModel)?.rememberedRequests == 0, "the last page's next leads back down")
+        #expect(MachinePeek(viewModel).rememberedRequests == 0, "the last page's next leads back down")
         for _ in 0 ..< 7 { viewModel.loadPreviousPage() }
         #expect(ids(viewModel) == Array(1 ... 9))
         #expect(viewModel.loadStates.value.prepend == .complete)
@@ -136,7 +134,7 @@ struct MaxPagesTests {
         for _ in 0 ..< 4 { viewModel.loadNextPage() }
         #expect(ids(viewModel) == [5, 6, 7, 8])
         #expect(viewModel.exhausted.value)
-        #expect(MachinePeek(viewModel)?.rememberedRequests == 2, "no page leads up: the requests are kept")
+        #expect(MachinePeek(viewModel).rememberedRequests == 2, "no page leads up: the requests are kept")
         viewModel.loadPreviousPage()
         viewModel.loadPreviousPage()
         #expect(ids(viewModel) == [1, 2, 3, 4])

@@ -4,8 +4,6 @@ import Signals
 import Testing
 
 /// Every `items` value and every `changes` value a view model sends from now on.
-private func ids(_ viewModel: PostViewModel) -> [Int] { viewModel.items.value.map(\.id) }
-
 @Suite("13. Edits are commands: one transition each")
 struct EditCommandContract {
     @Test func updateReplacesTheHeldItemWithTheSameIDInPlace() {

@@ -13,6 +13,9 @@ typealias PostViewModel = PaginatedListViewModel<FeedPost, TestError>
 typealias PostPage = Page<FeedPost, TestError>
 typealias PostProducer = Producer<PostPage, TestError>
 
+/// The ids of the items `viewModel` holds, in order.
+func ids(_ viewModel: PostViewModel) -> [Int] { viewModel.items.value.map(\.id) }
+
 /// A chain of pages made of `pages` (each an array of ids), delivered synchronously when started.
 func postChain(_ pages: [[Int]]) -> PostProducer {
     func page(_ index: Int) -> PostProducer {

@@ -89,3 +89,12 @@ final class PendingPage: @unchecked Sendable {
         observer?.send(error: error)
     }
 }
+
+/// A view model over `feed` from its top (first page at offset 0), with `pages` pages loaded, and a replayer
+/// of its changes.
+func loaded(_ feed: ScriptedFeed, pages: Int, maxPages: Int? = nil) -> (PostViewModel, ChangeReplayer<FeedPost>) {
+    let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: maxPages) { feed.page(at: 0) }
+    let replayer = ChangeReplayer(viewModel)
+    for _ in 0 ..< pages { viewModel.loadNextPage() }
+    return (viewModel, replayer)
+}

@@ -6,16 +6,6 @@ import Testing
 // The smallest cases the randomized tests (BothDirectionsModelTests, RefreshModelTests) found, one test
 // each, named for the rule they broke.
 
-private func ids(_ viewModel: PostViewModel) -> [Int] { viewModel.items.value.map(\.id) }
-
-/// A view model over `feed` (first page at offset 0) with `pages` pages loaded, and a replayer.
-private func loaded(_ feed: ScriptedFeed, pages: Int, maxPages: Int? = nil) -> (PostViewModel, ChangeReplayer<FeedPost>) {
-    let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: maxPages) { feed.page(at: 0) }
-    let replayer = ChangeReplayer(viewModel)
-    for _ in 0 ..< pages { viewModel.loadNextPage() }
-    return (viewModel, replayer)
-}
-
 @Suite("Living lists: regressions")
 struct LivingListsRegressionTests {
     /// A page that lands beyond `maxPages` at the bottom drops the top page in the same transition: the

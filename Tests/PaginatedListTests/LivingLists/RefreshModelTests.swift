@@ -17,51 +17,19 @@ final class RefreshScriptFeed: PaginatedListDependency {
     }
 
     /// One start of a page producer: the page after the entry `after` (`nil`: the first page).
-    final class PageRun {
+    final class PageRun: AnsweredRun<PostPage> {
         let after: Int?
-        let input: Signal<PostPage, TestError>.Observer
-        private let status = RunStatus()
         /// Whether the refresh edge started it (a refresh's or `fillGap()`'s page), else an append.
         var byRefresh = false
-        private(set) var endedByTest = false
 
         init(after: Int?, input: Signal<PostPage, TestError>.Observer, lifetime: Lifetime) {
             self.after = after
-            self.input = input
-            lifetime.observeEnded { [status] in status.end() }
-        }
-
-        var isActive: Bool { !status.hasEnded }
-
-        func deliver(_ page: PostPage) {
-            endedByTest = true
-            input.send(value: page)
-            input.sendCompleted()
-        }
-
-        func fail(_ error: TestError) {
-            endedByTest = true
-            input.send(error: error)
+            super.init(input: input, lifetime: lifetime)
         }
     }
 
-    /// One start of a freshness check.
-    final class CheckRun {
-        let input: Signal<Bool, TestError>.Observer
-        private let status = RunStatus()
-
-        init(input: Signal<Bool, TestError>.Observer, lifetime: Lifetime) {
-            self.input = input
-            lifetime.observeEnded { [status] in status.end() }
-        }
-
-        var isActive: Bool { !status.hasEnded }
-
-        func answer(_ changed: Bool) {
-            input.send(value: changed)
-            input.sendCompleted()
-        }
-    }
+    /// One start of a freshness check: answered with whether the feed changed (`deliver`).
+    typealias CheckRun = AnsweredRun<Bool>
 
     let size: Int
     private(set) var entries: [Entry]
@@ -354,7 +322,7 @@ final class RefreshSession: SeededSequence {
             let changed = rng.below(2) == 0
             note += " \(changed)"
             let asked = checkAsked
-            runs[rng.below(runs.count)].answer(changed)
+            runs[rng.below(runs.count)].deliver(changed)
             if changed {
                 mode = checkMode
             } else if let asked {

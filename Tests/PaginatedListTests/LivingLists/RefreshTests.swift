@@ -2,16 +2,6 @@ import PaginatedList
 import Signals
 import Testing
 
-private func ids(_ viewModel: PostViewModel) -> [Int] { viewModel.items.value.map(\.id) }
-
-/// A view model over `feed` from its top, with `pages` pages loaded, its changes replayed.
-private func loaded(_ feed: ScriptedFeed, pages: Int) -> (PostViewModel, ChangeReplayer<FeedPost>) {
-    let viewModel = PostViewModel(scheduler: ImmediateScheduler()) { feed.page(at: 0) }
-    let replayer = ChangeReplayer(viewModel)
-    for _ in 0 ..< pages { viewModel.loadNextPage() }
-    return (viewModel, replayer)
-}
-
 @Suite("15. Refresh keeps the list visible")
 struct RefreshTests {
     @Test func theHeldItemsStayUntilTheNewFirstPageLandsThenItReplacesThem() {

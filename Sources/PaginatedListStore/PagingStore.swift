@@ -48,25 +48,30 @@ public final class PagingStore: Sendable {
 
     /// Replaces the stored item with this item's id in every feed that holds it (nothing when none does).
     ///
-    /// Lists opened later show the new value; open lists follow it in the next version of the store.
+    /// Every open list that holds the item shows the new value, in one transition each, once the write
+    /// committed (contract 24).
     public func update<Item>(_ item: Item) throws(StoreError)
         where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
         let encoded = try ItemCoding<Item>(path: path).encode(item)
-        try database.write { connection throws(StoreError) in
+        let typeName = try ItemCoding<Item>.typeName(path: path)
+        try database.write(by: nil) { connection, record throws(StoreError) in
             let tables = FeedTables(connection)
-            guard let type = try tables.type(named: ItemCoding<Item>.typeName(path: path), create: false) else { return }
-            _ = try tables.replaceBody(encoded, type: type)
+            guard let type = try tables.type(named: typeName, create: false) else { return }
+            if try tables.replaceBody(encoded, type: type) { record.wrote(encoded, value: item, type: typeName) }
         }
     }
 
-    /// Removes the item with `id` from every feed, and its row (it was deleted at the source).
+    /// Removes the item with `id` from every feed, and its row (it was deleted at the source); every open
+    /// list that holds it removes it, in one transition each.
     public func remove<Item>(_ type: Item.Type, id: Item.ID) throws(StoreError)
         where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
         let key = try ItemCoding<Item>(path: path).key(of: id)
-        try database.write { connection throws(StoreError) in
+        let typeName = try ItemCoding<Item>.typeName(path: path)
+        try database.write(by: nil) { connection, record throws(StoreError) in
             let tables = FeedTables(connection)
-            guard let type = try tables.type(named: ItemCoding<Item>.typeName(path: path), create: false),
+            guard let type = try tables.type(named: typeName, create: false),
                   let item = try tables.item(key: key, type: type) else { return }
+            record.deleted(key, type: typeName)
             let statement = try connection.statement("DELETE FROM members WHERE item = ? RETURNING feed")
             try statement.bind(.integer(item), at: 1)
             var feeds: [Int64] = []

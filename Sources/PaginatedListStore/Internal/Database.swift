@@ -20,6 +20,8 @@ final class Database: Sendable {
     let path: String
     private let writer: ConfinedConnection
     private let reader: ConfinedConnection
+    /// The commits, as every open list follows them (see `StoreChanges.swift`).
+    let bus = ChangeBus()
 
     init(path: String) throws(StoreError) {
         self.path = path
@@ -50,13 +52,26 @@ final class Database: Sendable {
     }
 
     /// Runs `body` in a write transaction on the writer's queue; commits if it returns, rolls back if it throws.
+    /// Records nothing for the lists (tests' and the schema's writes).
     func write<T>(_ body: (SQLiteConnection) throws(StoreError) -> T) throws(StoreError) -> T {
-        try writer.run { connection throws(StoreError) in
+        try write(by: nil) { connection, _ throws(StoreError) in try body(connection) }
+    }
+
+    /// Runs `body` in a write transaction on the writer's queue, with the record of what it changes; commits
+    /// if it returns (then publishes the record to the open lists, in commit order, once the queue is
+    /// released), rolls back if it throws (and publishes nothing). `writer`: the keeper whose own transition
+    /// shows the write.
+    func write<T>(by writer: ObjectIdentifier?, _ body: (SQLiteConnection, ChangeRecord) throws(StoreError) -> T) throws(StoreError) -> T {
+        defer { bus.drain() }
+        return try self.writer.run { connection throws(StoreError) in
             try connection.run("BEGIN IMMEDIATE")
+            let record = ChangeRecord()
+            record.writer = writer
             do throws(StoreError) {
-                let value = try body(connection)
+                let value = try body(connection, record)
                 connection.resetActiveStatements()
                 try connection.run("COMMIT")
+                bus.committed(record)
                 return value
             } catch {
                 connection.resetActiveStatements()

@@ -46,6 +46,21 @@ public final class PagingStore: Sendable {
         StoredFeed(name: name, store: self)
     }
 
+    /// Makes every open list of the store show what the file holds now, when another process (an app
+    /// extension, a widget, a background task) or another `PagingStore` on the same file wrote to it since
+    /// the last check: each list re-reads the pages it holds and applies the differences by id, in one
+    /// transition, without blanking (a list whose pages the other writer deleted holds the stored pages
+    /// where its window was). A store-backed list also checks when it refreshes.
+    ///
+    /// Costs one `PRAGMA data_version` (microseconds) when nothing changed; the writes of this store never
+    /// count (its lists follow them as they commit).
+    ///
+    /// - Returns: whether another connection had written.
+    @discardableResult
+    public func checkForChanges() throws(StoreError) -> Bool {
+        try database.checkForChanges()
+    }
+
     /// Replaces the stored item with this item's id in every feed that holds it (nothing when none does).
     ///
     /// Every open list that holds the item shows the new value, in one transition each, once the write

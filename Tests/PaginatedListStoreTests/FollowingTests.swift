@@ -313,3 +313,59 @@ struct FollowingContract {
         #expect(try store.feed("profile", of: Post.self).items()[6].likes == 42)
     }
 }
+
+@Suite("Another process writes the file")
+struct AnotherWriterContract {
+    @Test func checkForChangesShowsAnotherConnectionsWriteWithoutBlanking() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store, pages: 2)
+        let other = try openStore(folder.path())
+        try other.update(Post(id: 4, title: "from the widget"))
+        try other.feed("home", of: Post.self).remove(id: 12)
+        #expect(home.list.items.value[4].title == "post 4")
+        #expect(try store.checkForChanges())
+        #expect(home.list.items.value[4].title == "from the widget")
+        #expect(home.ids == ids(0 ..< 12) + ids(13 ..< 20))
+        #expect(home.replayer.transitions == 1)
+        #expect(home.replays)
+    }
+
+    @Test func checkForChangesIsFalseWhenOnlyThisStoreWrote() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        try store.update(Post(id: 4, title: "edited"))
+        #expect(try store.checkForChanges() == false)
+        #expect(home.replayer.transitions == 1)
+    }
+
+    @Test func aRefreshFirstShowsAnotherConnectionsWriteAlsoWhenTheNetworkFails() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let remote = TestRemote(count: 35)
+        let list = storedList(store, remote: remote)
+        list.loadNextPage()
+        try openStore(folder.path()).update(Post(id: 2, title: "from the extension"))
+        remote.setFailing(true)
+        list.refresh()
+        #expect(list.items.value[2].title == "from the extension")
+        #expect(list.loadStates.value.refresh == .failed(.remote(RemoteError(code: 503))))
+    }
+
+    @Test func anotherConnectionsReplaceOfTheFeedMovesTheListToTheNewFirstPage() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store, pages: 2)
+        do {
+            let other = try openStore(folder.path())
+            let remote = TestRemote(posts: [Post(id: 900)] + posts(0 ..< 34))
+            let writer = storedList(other, remote: remote)
+            writer.loadNextPage()
+            writer.refresh(.replace)
+        }
+        try store.checkForChanges()
+        #expect(home.ids == [900] + ids(0 ..< 9))
+        #expect(home.replays)
+    }
+}

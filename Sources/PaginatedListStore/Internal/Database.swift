@@ -1,6 +1,7 @@
 import CPaginatedListSQLite
 import Dispatch
 import Foundation
+import Signals
 
 /// The store's file: one writer connection and one reader, each confined to its own serial queue.
 ///
@@ -22,6 +23,9 @@ final class Database: Sendable {
     private let reader: ConfinedConnection
     /// The commits, as every open list follows them (see `StoreChanges.swift`).
     let bus = ChangeBus()
+    /// The writer connection's `PRAGMA data_version` at the last check: it changes when another connection
+    /// (another process, another `PagingStore` on the file) commits.
+    private let dataVersion = Locked<Int64>(0)
 
     init(path: String) throws(StoreError) {
         self.path = path
@@ -31,6 +35,23 @@ final class Database: Sendable {
         try Schema.migrate(writing)
         writer = ConfinedConnection(writing, label: "PaginatedListStore.writer")
         reader = ConfinedConnection(try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY), label: "PaginatedListStore.reader")
+        let version = try writing.integer("PRAGMA data_version") ?? 0
+        dataVersion.withLock { $0 = version }
+    }
+
+    /// Whether another connection committed to the file since the last check (SQLite's `data_version` of the
+    /// writer connection, which its own commits do not change); when it did, every open list re-reads its
+    /// window (delivered before this returns, unless another thread is delivering).
+    func checkForChanges() throws(StoreError) -> Bool {
+        let version = try writer.run { connection throws(StoreError) in try connection.integer("PRAGMA data_version") ?? 0 }
+        let changed = dataVersion.withLock { last in
+            defer { last = version }
+            return last != version
+        }
+        guard changed else { return false }
+        bus.externalWrite()
+        bus.drain()
+        return true
     }
 
     deinit {

@@ -86,7 +86,11 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
     // MARK: - The first page
 
     func firstPage() -> PageProducer {
-        if isRefreshing { return fresh(at: nil) }
+        if isRefreshing {
+            // Another process may have written the file: the lists follow it before the network answers.
+            _ = try? store.checkForChanges()
+            return fresh(at: nil)
+        }
         return PageProducer { [self] observer, lifetime in
             let opened: (page: ListPage, fetchedAt: Double)?
             do throws(StoreError) {

@@ -123,15 +123,19 @@ extension PagingStateMachine {
     }
 
     /// Where `insertion` goes in the list, and which held page takes it: next to its row above or below
-    /// when that row is held in the page the rows went into, at the start of that page when it is held
-    /// empty; `nil` when the list does not hold that page.
+    /// when that row is held in the page the rows went into (or in a page with no origin: items an edit
+    /// inserted into an empty list, which the store keeps in a page of their own), at the start of that
+    /// page when it is held empty; `nil` when the list does not hold that page.
     private func place(of insertion: FollowedInsertion<Item>) -> (index: Int, page: Int)? {
+        func isTarget(_ page: Int) -> Bool {
+            ledger[page].record.origin.map(insertion.isPage) ?? true
+        }
         if let after = insertion.after, let index = store.position(ofKey: after), let page = ledger.page(holding: index),
-           ledger[page].record.origin.map(insertion.isPage) == true {
+           isTarget(page) {
             return (index + 1, page)
         }
         if let before = insertion.before, let index = store.position(ofKey: before), let page = ledger.page(holding: index),
-           ledger[page].record.origin.map(insertion.isPage) == true {
+           isTarget(page) {
             return (index, page)
         }
         for page in 0 ..< ledger.pageCount where ledger[page].count == 0 {

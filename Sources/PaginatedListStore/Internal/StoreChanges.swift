@@ -30,7 +30,10 @@ import Signals
 // a restructured feed). A list's own writes (the pages it loads, its refresh's landing, its edits) are
 // shown by its own transition (one transition, and an edit that cannot be written leaves the list as it
 // was and is reported as `.editNotStored`): the commit names the keeper that wrote it (`writer`), which
-// is not delivered to it again. Another list of the same feed follows it like any other write.
+// is not delivered to it again; but for a page, whose items the writing list may hold elsewhere (the
+// feed lists an item once: the page's value goes to the row where it is, which the page's landing does not
+// show), the writer follows the items the commit wrote. Another list of the same feed follows it like any
+// other write.
 //
 // **Ownership.** The bus (of the store's `Database`) holds the keepers weakly; a keeper unregisters when it
 // is released, with its view model. Delivery holds a keeper only while it queues the command.
@@ -79,6 +82,10 @@ struct TypeChanges: Sendable {
 final class ChangeRecord {
     /// The keeper whose own transition shows this write (its page, its refresh, its edit).
     var writer: ObjectIdentifier?
+    /// Whether the writer's transition shows only the write's changes of its feed, not those of items
+    /// (a page: an item the feed lists elsewhere takes the page's value there, which the page's landing
+    /// does not show).
+    var writerFollowsItems = false
     private(set) var types: [String: TypeChanges] = [:]
     private(set) var feeds: [FeedName: FeedChanges] = [:]
 
@@ -118,6 +125,7 @@ struct StoreCommit: Sendable {
     /// Its place in the commit order.
     let sequence: UInt64
     let writer: ObjectIdentifier?
+    let writerFollowsItems: Bool
     let types: [String: TypeChanges]
     let feeds: [FeedName: FeedChanges]
     /// Another connection wrote the file (`PagingStore.checkForChanges()`): every list re-reads.
@@ -163,7 +171,8 @@ final class ChangeBus: Sendable {
     func committed(_ record: ChangeRecord) {
         guard !record.isEmpty else { return }
         state.withLock { state in
-            state.queue.append(StoreCommit(sequence: state.nextSequence, writer: record.writer, types: record.types,
+            state.queue.append(StoreCommit(sequence: state.nextSequence, writer: record.writer, writerFollowsItems: record.writerFollowsItems,
+                                           types: record.types,
                                            feeds: record.feeds, external: false))
             state.nextSequence += 1
         }
@@ -172,7 +181,8 @@ final class ChangeBus: Sendable {
     /// Queues a write of another connection (every list re-reads its window).
     func externalWrite() {
         state.withLock { state in
-            state.queue.append(StoreCommit(sequence: state.nextSequence, writer: nil, types: [:], feeds: [:], external: true))
+            state.queue.append(StoreCommit(sequence: state.nextSequence, writer: nil, writerFollowsItems: false, types: [:], feeds: [:],
+                                           external: true))
             state.nextSequence += 1
         }
     }

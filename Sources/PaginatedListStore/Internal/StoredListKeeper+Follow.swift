@@ -6,8 +6,9 @@ import PaginatedList
 /// the window it holds as one transition.
 extension StoredListKeeper: StoreListener {
     func receive(_ commit: StoreCommit) {
-        guard commit.writer != ObjectIdentifier(self) else { return }
-        let feedChanges = commit.feeds[busName]
+        let ownWrite = commit.writer == ObjectIdentifier(self)
+        guard !ownWrite || commit.writerFollowsItems else { return }
+        let feedChanges = ownWrite ? nil : commit.feeds[busName]
         let typeChanges = commit.types[busName.type]
         guard commit.external || feedChanges != nil || typeChanges != nil,
               let viewModel = list.withLock({ $0.value }) else { return }

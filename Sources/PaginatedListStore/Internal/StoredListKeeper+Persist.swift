@@ -79,11 +79,16 @@ extension StoredListKeeper {
     /// The offsets, in the window after the change, of the items its changes updated: each `.updated`
     /// offset carried through the changes after it (an insertion updates the held items it repeats, before
     /// or after inserting the others).
-    static func updatedOffsets(_ changes: [ItemListChange]) -> Set<Int> {
+    /// `withInserted`: also the offsets of the items they inserted or appended.
+    static func updatedOffsets(_ changes: [ItemListChange], withInserted: Bool = false) -> Set<Int> {
         var offsets: [Int] = []
         for change in changes {
             offsets = offsets.compactMap { change.position(ofRow: $0) }
-            if case let .updated(updated) = change { offsets += updated }
+            switch change {
+            case let .updated(updated): offsets += updated
+            case let .inserted(range) where withInserted, let .appended(range) where withInserted: offsets += range
+            default: break
+            }
         }
         return Set(offsets)
     }
@@ -126,9 +131,9 @@ extension StoredListKeeper {
         for page in change.after.pages {
             for item in (page.origin as? Origin)?.fresh?.items ?? [] { newValues[item.key] = item }
         }
-        // Every item the change updated (an edit's, or a refresh's page that overlapped held items, which the
-        // list updated in its held page).
-        for offset in Self.updatedOffsets(change.changes) {
+        // Every item the change brought or updated (an edit's; a refresh's, also those of a page that joined
+        // the held ones, which the list shows in the held page): the list shows its value.
+        for offset in Self.updatedOffsets(change.changes, withInserted: true) {
             let encoded = try coding.encode(change.after.items[offset])
             newValues[encoded.key] = encoded
         }

@@ -252,6 +252,7 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
         for item in keyed.items { encoded.append(try coding.encode(item)) }
         let fetchedAt = store.now().timeIntervalSinceReferenceDate
         let outcome = try store.database.write(by: ObjectIdentifier(self)) { connection, record throws(StoreError) in
+            record.writerFollowsItems = true
             let tables = FeedTables(connection)
             let feedRow = try feed.row(tables, create: true)!
             let links = try keys.links(key: key, previous: keyed.previous, next: keyed.next, feed: feedRow.id, tables: tables)

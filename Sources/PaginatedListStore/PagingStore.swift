@@ -9,6 +9,11 @@ import PaginatedList
 /// store-backed view model (`PaginatedListViewModel(feed:remote:revalidate:scheduler:retry:maxPages:)`)
 /// shows a feed and fills it from a keyed source.
 ///
+/// **Every list follows the store** (contract 23, 24). Each write is published once it committed, in commit
+/// order, and every open store-backed list applies the part in the pages it holds as one transition: an
+/// item edited once (by this store, a list, a page of another feed) changes in every list that holds it.
+/// Writes of another process to the file are followed at `checkForChanges()`.
+///
 /// **Opening.** `init(path:now:)` creates the file, or opens it after checking it is this store's (its
 /// `application_id`) at this schema version or an older one (its `user_version`; an older file is migrated
 /// in place, in one transaction). Any other file is a `StoreError` and is left byte for byte as it was.

@@ -5,7 +5,8 @@ import PaginatedList
 ///
 /// A store-backed view model shows a feed and fills it from the network; these methods read and edit it
 /// directly (a feed filled by a background fetch, a widget's snapshot, tests). `Sendable`; every method
-/// runs one transaction and returns after it (see `PagingStore`).
+/// runs one transaction and returns after it (see `PagingStore`); the open lists of the feed follow every
+/// write (an insertion shows in the lists that hold the page it went into, next to the row above or below).
 public final class StoredFeed<Item>: Sendable
 where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
     /// The feed's name in its store.

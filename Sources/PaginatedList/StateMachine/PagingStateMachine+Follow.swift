@@ -85,6 +85,18 @@ extension PagingStateMachine {
         case let .reopened(pages)?: return reopen(pages)
         case nil: break
         }
+        if change.removals.isEmpty, change.insertions.isEmpty {
+            // Updates only (an item edited elsewhere): no row moves, one `.updated`.
+            var offsets: [Int] = []
+            for item in change.updates {
+                guard let index = store.position(ofIDOf: item) else { continue }
+                _ = store.replace(at: index, with: item)
+                offsets.append(index)
+            }
+            guard !offsets.isEmpty else { return [] }
+            if offsets.count > 1 { offsets = Array(Set(offsets)).sorted() }
+            return [transition([.updated(offsets)])]
+        }
         var updated: Set<AnyHashable> = []
         for item in change.updates {
             guard let index = store.position(ofIDOf: item), let key = store.key(of: item) else { continue }

@@ -11,8 +11,9 @@ import Signals
 // (`PagingStore.remove`); per feed, the ids it took out of the feed, the rows it inserted into one of the
 // feed's pages (with the ids of the rows right above and below them, which a list finds in O(log n)), or
 // "restructured" when the shape is not worth describing (`StoredFeed.clear()`, a refresh's landing, a page
-// that filled a gap). A page written past the stored ones records its items only: it is a new page, which
-// no open list holds (a list finds it when paging there).
+// that filled a gap). A page written past the stored ones records only its items whose stored body changed
+// (a row another page or feed lists): the page itself is new, no open list holds it (a list finds it when
+// paging there).
 //
 // **Publishing.** At COMMIT, still on the writer's queue, the record becomes a `StoreCommit` with the next
 // sequence number and joins the bus's FIFO: sequence order is commit order. A transaction that rolled back
@@ -22,8 +23,8 @@ import Signals
 // started by a delivery (a list's edit run by an immediate scheduler) queues its commit behind the one
 // being delivered.
 //
-// **Delivery.** The bus holds the open store-backed lists' keepers weakly (`StoreListener`), registered by
-// their item type's name. Each keeper gets every commit that names its type or its feed, and queues one
+// **Delivery.** The bus holds the open store-backed lists' keepers weakly (`StoreListener`). Each keeper gets
+// every commit, ignores those that name neither its item type nor its feed, and queues one
 // command on its view model (`FollowedChange`): the machine applies the part that concerns the window it
 // holds as one transition (replace held items by id, remove ids its feed no longer lists, insert rows
 // inserted into a held page next to a held row, re-read the held pages and apply the differences by id for
@@ -34,6 +35,15 @@ import Signals
 // feed lists an item once: the page's value goes to the row where it is, which the page's landing does not
 // show), the writer follows the items the commit wrote. Another list of the same feed follows it like any
 // other write.
+//
+// **Limits.** A page a list read or wrote is shown when its landing runs, after the commits delivered
+// meanwhile: a commit that changes one of its items between the read (or the write) and the landing is
+// applied before the page is held, so the page shows the value it was read with until the next write of
+// that item (with an immediate scheduler, nothing commits in between). Items a list inserted while it held
+// nothing are held in a page with no origin (the store lists them in its top page), which follows updates
+// and removals, and insertions next to its rows, but may miss some (the model test leaves the case out).
+// A page a refresh loaded, dropped by `maxPages`, is loaded again by the refresh's producer (from the
+// network, not written).
 //
 // **Ownership.** The bus (of the store's `Database`) holds the keepers weakly; a keeper unregisters when it
 // is released, with its view model. Delivery holds a keeper only while it queues the command.

@@ -15,6 +15,24 @@ extension StoredListKeeper: StoreListener {
         if commit.external || feedChanges?.restructured == true {
             return viewModel.follow(FollowedChange(reread: { [self] origins in reread(origins) }))
         }
+        if feedChanges == nil, let typeChanges, typeChanges.deleted.isEmpty {
+            // Items written only (an edit elsewhere, a page of another feed): their values, by id.
+            var updates: [Item] = []
+            updates.reserveCapacity(typeChanges.written.count)
+            var coding: ItemCoding<Item>?
+            for item in typeChanges.written.values {
+                if let value = item.value as? Item {
+                    updates.append(value)
+                    continue
+                }
+                let decoder = coding ?? ItemCoding<Item>(path: store.path)
+                coding = decoder
+                if let value = try? item.body.withUnsafeBytes({ bytes throws(StoreError) in try decoder.decode(bytes) }) {
+                    updates.append(value)
+                }
+            }
+            return viewModel.follow(FollowedChange(updates: updates))
+        }
         var coding: ItemCoding<Item>?
         func decoder() -> ItemCoding<Item> {
             if let coding { return coding }

@@ -119,7 +119,12 @@ extension PagingStateMachine {
             var fresh = 0
             for item in store.deduplicated(insertion.items) {
                 let key = store.key(of: item)!
-                if store.position(ofKey: key) != nil, !inserted.contains(key) { updated.insert(key) } else if inserted.insert(key).inserted { fresh += 1 }
+                if store.position(ofKey: key) != nil {
+                    // Held already (before this change, or inserted by an earlier insertion of it): updated in place.
+                    if !inserted.contains(key) { updated.insert(key) }
+                } else if inserted.insert(key).inserted {
+                    fresh += 1
+                }
             }
             _ = store.insert(insertion.items, at: index)
             ledger.adjust(page: page, by: fresh)

@@ -17,7 +17,8 @@ enum StoreBenchmarks: BenchmarkSuite {
 
     static var studies: [Study] {
         [Study(name: "a store of 1,000,000 posts: writing, opening, scrolling, beside raw SQLite and LIMIT/OFFSET", run: store),
-         Study(name: "a .replace refresh over a stored feed: the transaction on the list's scheduler", run: replaceRefresh)]
+         Study(name: "a .replace refresh over a stored feed: the transaction on the list's scheduler", run: replaceRefresh),
+         Study(name: "one item, every list: PagingStore.update of an item 10 open lists hold", run: fanOut)]
     }
 
     /// A post of about 200 bytes of JSON.
@@ -207,6 +208,61 @@ enum StoreBenchmarks: BenchmarkSuite {
             + "lands its stored first page, then refresh() (.replace) is timed: the network (answering at once) sends page 0 "
             + "again, and one transaction deletes the feed's pages, rows and the n - 50 items no feed lists any more, and "
             + "writes the page; \(runs) runs each, medians.")
+        return result
+    }
+
+    /// `PagingStore.update` of one item held by 1 and by 10 open lists of a feed of 1,000,000 stored posts, each
+    /// holding a window of 10 pages: from the call to the last list's transition (the writing thread delivers
+    /// the commit to every list, each on an immediate scheduler, before the call returns).
+    static func fanOut(quick: Bool, runs: Int) -> StudyResult {
+        let count = quick ? fullCount / 10 : fullCount
+        let pages = count / pageSize
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("StoreBenchmarks-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var result = StudyResult()
+        do {
+            let store = try PagingStore(path: folder.appendingPathComponent("fan-out.sqlite").path)
+            do {
+                let writer = list(store, pages: pages, maxPages: 2)
+                for _ in 0 ..< pages { writer.loadNextPage() }
+                result.ok = writer.loadStates.value.append == .complete
+            }
+            var medians: [Int: Double] = [:]
+            for listCount in [1, 10] {
+                let lists = (0 ..< listCount).map { _ in list(store, pages: pages, maxPages: 10) }
+                for viewer in lists { for _ in 0 ..< 10 { viewer.loadNextPage() } }
+                // The item in the middle of the windows, liked once per update.
+                let id = 5 * pageSize + 7
+                var times: [Double] = []
+                for run in 0 ..< runs {
+                    times += timePerStep(200) { step in
+                        var item = post(id)
+                        item = Post(id: id, author: item.author, title: item.title, body: item.body,
+                                    likes: run * 1_000 + step, createdAt: item.createdAt)
+                        try? store.update(item)
+                    }.perStep
+                    let likes = run * 1_000 + 199
+                    result.ok = result.ok && lists.allSatisfy { $0.items.value[id].likes == likes }
+                }
+                medians[listCount] = median(times)
+            }
+            let (one, ten) = (medians[1]!, medians[10]!)
+            result.figures += [
+                Figure(name: "PagingStore.update of one item held by 1 open list of \(count) stored rows (window of 10 pages): "
+                           + "call to last transition (median)", value: duration(one)),
+                Figure(name: "PagingStore.update of one item held by 10 open lists of \(count) stored rows (window of 10 pages each): "
+                           + "call to last transition (median)", value: duration(ten), target: "≤ 200 µs", met: ten <= 200_000),
+                Figure(name: "10 lists / 1 list", value: format(ten / one) + "x", target: "≤ 2x", met: ten / one <= 2),
+            ]
+        } catch {
+            result.ok = false
+            result.notes.append("failed: \(error)")
+        }
+        result.notes.append("A feed of \(count) posts written page by page; 1, then 10, store-backed lists (ImmediateScheduler, "
+            + "maxPages 10) each land the first 10 stored pages; then PagingStore.update of post 257 (in the 6th page), 200 times "
+            + "per run, \(runs) runs, each call timed: the write (encode, one UPDATE, COMMIT), the commit delivered on the "
+            + "calling thread to every list, and each list's transition (the item found by id, replaced, published).")
         return result
     }
 

@@ -232,6 +232,12 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
         core.submit(.reload)
     }
 
+    /// Applies what a store changed outside the list (another list's edit, a page of another feed), in one
+    /// transition, queued as every command (for `PaginatedListStore`).
+    package func follow(_ change: FollowedChange<Item, Failure>) {
+        core.submit(.follow(change))
+    }
+
     /// Tells the view model the user is looking at row `visibleIndex`: loads the next page when at most
     /// `prefetchDistance` loaded rows lie below that row (`items.count - 1 - visibleIndex <=
     /// prefetchDistance`; an empty list always qualifies), and, in a list that grows both ways, the

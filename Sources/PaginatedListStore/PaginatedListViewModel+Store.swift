@@ -20,6 +20,10 @@ extension PaginatedListViewModel {
     /// - Edits (`update`, `remove(id:)`, `insert(_:at:)`) are written to the feed before the list shows them;
     ///   one that cannot be written leaves the list unchanged and is reported on `diagnostics`
     ///   (`.editNotStored`).
+    /// - The list follows every write of the store (23, 24): another list's edit, a page of another feed
+    ///   that brings a newer version of an item it holds, `PagingStore.update` / `remove`, a feed's edits,
+    ///   each as one transition, in commit order; another process's writes at `PagingStore.checkForChanges()`
+    ///   and at each `refresh()`.
     /// - A store failure while paging is `StoredListError.store` on `lastError`; the rows held stay (27).
     ///
     /// The list keeps `feed` (and so its store) alive. **Threads:** a page from `remote` is written on the

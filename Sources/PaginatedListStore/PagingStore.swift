@@ -9,6 +9,11 @@ import PaginatedList
 /// store-backed view model (`PaginatedListViewModel(feed:remote:revalidate:scheduler:retry:maxPages:)`)
 /// shows a feed and fills it from a keyed source.
 ///
+/// **Every list follows the store** (contract 23, 24). Each write is published once it committed, in commit
+/// order, and every open store-backed list applies the part in the pages it holds as one transition: an
+/// item edited once (by this store, a list, a page of another feed) changes in every list that holds it.
+/// Writes of another process to the file are followed at `checkForChanges()`.
+///
 /// **Opening.** `init(path:now:)` creates the file, or opens it after checking it is this store's (its
 /// `application_id`) at this schema version or an older one (its `user_version`; an older file is migrated
 /// in place, in one transaction). Any other file is a `StoreError` and is left byte for byte as it was.
@@ -46,27 +51,47 @@ public final class PagingStore: Sendable {
         StoredFeed(name: name, store: self)
     }
 
+    /// Makes every open list of the store show what the file holds now, when another process (an app
+    /// extension, a widget, a background task) or another `PagingStore` on the same file wrote to it since
+    /// the last check: each list re-reads the pages it holds and applies the differences by id, in one
+    /// transition, without blanking (a list whose pages the other writer deleted holds the stored pages
+    /// where its window was). A store-backed list also checks when it refreshes.
+    ///
+    /// Costs one `PRAGMA data_version` (microseconds) when nothing changed; the writes of this store never
+    /// count (its lists follow them as they commit).
+    ///
+    /// - Returns: whether another connection had written.
+    @discardableResult
+    public func checkForChanges() throws(StoreError) -> Bool {
+        try database.checkForChanges()
+    }
+
     /// Replaces the stored item with this item's id in every feed that holds it (nothing when none does).
     ///
-    /// Lists opened later show the new value; open lists follow it in the next version of the store.
+    /// Every open list that holds the item shows the new value, in one transition each, once the write
+    /// committed (contract 24).
     public func update<Item>(_ item: Item) throws(StoreError)
         where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
         let encoded = try ItemCoding<Item>(path: path).encode(item)
-        try database.write { connection throws(StoreError) in
+        let typeName = try ItemCoding<Item>.typeName(path: path)
+        try database.write(by: nil) { connection, record throws(StoreError) in
             let tables = FeedTables(connection)
-            guard let type = try tables.type(named: ItemCoding<Item>.typeName(path: path), create: false) else { return }
-            _ = try tables.replaceBody(encoded, type: type)
+            guard let type = try tables.type(named: typeName, create: false) else { return }
+            if try tables.replaceBody(encoded, type: type) { record.wrote(encoded, value: item, type: typeName) }
         }
     }
 
-    /// Removes the item with `id` from every feed, and its row (it was deleted at the source).
+    /// Removes the item with `id` from every feed, and its row (it was deleted at the source); every open
+    /// list that holds it removes it, in one transition each.
     public func remove<Item>(_ type: Item.Type, id: Item.ID) throws(StoreError)
         where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
         let key = try ItemCoding<Item>(path: path).key(of: id)
-        try database.write { connection throws(StoreError) in
+        let typeName = try ItemCoding<Item>.typeName(path: path)
+        try database.write(by: nil) { connection, record throws(StoreError) in
             let tables = FeedTables(connection)
-            guard let type = try tables.type(named: ItemCoding<Item>.typeName(path: path), create: false),
+            guard let type = try tables.type(named: typeName, create: false),
                   let item = try tables.item(key: key, type: type) else { return }
+            record.deleted(key, type: typeName)
             let statement = try connection.statement("DELETE FROM members WHERE item = ? RETURNING feed")
             try statement.bind(.integer(item), at: 1)
             var feeds: [Int64] = []

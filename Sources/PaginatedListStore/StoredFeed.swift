@@ -5,7 +5,8 @@ import PaginatedList
 ///
 /// A store-backed view model shows a feed and fills it from the network; these methods read and edit it
 /// directly (a feed filled by a background fetch, a widget's snapshot, tests). `Sendable`; every method
-/// runs one transaction and returns after it (see `PagingStore`).
+/// runs one transaction and returns after it (see `PagingStore`); the open lists of the feed follow every
+/// write (an insertion shows in the lists that hold the page it went into, next to the row above or below).
 public final class StoredFeed<Item>: Sendable
 where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
     /// The feed's name in its store.
@@ -16,6 +17,11 @@ where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
     init(name: String, store: PagingStore) {
         self.name = name
         self.store = store
+    }
+
+    /// The feed as the change bus names it.
+    func busName() throws(StoreError) -> FeedName {
+        FeedName(type: try ItemCoding<Item>.typeName(path: store.path), name: name)
     }
 
     /// The feed's row, if it has one (made when `create`).
@@ -47,7 +53,8 @@ where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
         let coding = ItemCoding<Item>(path: store.path)
         var encoded: [EncodedItem] = []
         for item in items { encoded.append(try coding.encode(item)) }
-        try store.database.write { connection throws(StoreError) in
+        let busName = try busName()
+        try store.database.write(by: nil) { connection, record throws(StoreError) in
             let tables = FeedTables(connection)
             let feed = try row(tables, create: true)!
             var above: Int64?
@@ -56,26 +63,30 @@ where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
                                                .integer(feed.id), .int(index - 1))
                 if above == nil { above = try tables.position(in: feed.id, .above, of: nil) }
             }
-            try FeedEditing(tables: tables, feed: feed).insert(encoded, at: above.map { .after($0) } ?? .top, listed: .updateInPlace)
+            try FeedEditing(tables: tables, feed: feed, name: busName, record: record)
+                .insert(encoded, values: items, at: above.map { .after($0) } ?? .top, listed: .updateInPlace)
         }
     }
 
     /// Removes the item with `id` from this feed only (the row the user swiped away); other feeds keep it.
     public func remove(id: Item.ID) throws(StoreError) {
         let key = try ItemCoding<Item>(path: store.path).key(of: id)
-        try store.database.write { connection throws(StoreError) in
+        let busName = try busName()
+        try store.database.write(by: nil) { connection, record throws(StoreError) in
             let tables = FeedTables(connection)
             guard let feed = try row(tables, create: false) else { return }
-            try FeedEditing(tables: tables, feed: feed).remove(keys: [key])
+            try FeedEditing(tables: tables, feed: feed, name: busName, record: record).remove(keys: [key])
         }
     }
 
     /// Removes every item and page of this feed, and what the feed row knew (fetch date, validators,
     /// total); items other feeds list stay.
     public func clear() throws(StoreError) {
-        try store.database.write { connection throws(StoreError) in
+        let busName = try busName()
+        try store.database.write(by: nil) { connection, record throws(StoreError) in
             let tables = FeedTables(connection)
             guard let feed = try row(tables, create: false) else { return }
+            record.restructured(busName)
             let removed = try tables.deletePages(of: feed.id, seqs: Int64.min ... Int64.max)
             try tables.deleteOrphans(removed)
             try connection.run("DELETE FROM members WHERE feed = ?", .integer(feed.id))

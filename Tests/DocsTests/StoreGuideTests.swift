@@ -149,4 +149,25 @@ struct StoreGuideTests {
         #expect(list.items.value.map(\.id) == [100] + Array(0 ..< 10))
         #expect(try home.items().map(\.id) == [100] + Array(0 ..< 10))
     }
+
+    // "One item, every list".
+    @Test func anItemEditedInOneListChangesInTheOtherFeedsList() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = StoreGuide.PostServer(count: 45)
+        let store = try PagingStore(path: folder.appendingPathComponent("feeds.sqlite").path)
+        let home = store.feed("home", of: Post.self)
+        let profile = store.feed("profile-7", of: Post.self)
+        let homeList = PaginatedListViewModel(feed: home, remote: StoreGuide.PostsAPI(server: server), scheduler: ImmediateScheduler())
+        let profileList = PaginatedListViewModel(feed: profile, remote: StoreGuide.PostsAPI(server: server),
+                                                 scheduler: ImmediateScheduler())
+        homeList.loadNextPage()
+        profileList.loadNextPage()
+
+        homeList.update(id: 3) { $0.likes += 1 }    // the profile's row 3 shows the like too
+        #expect(profileList.items.value[3].likes == 1)
+        try store.remove(Post.self, id: 5)          // deleted at the source: out of both lists
+        #expect(!homeList.items.value.contains { $0.id == 5 } && !profileList.items.value.contains { $0.id == 5 })
+        #expect(try store.checkForChanges() == false)   // no other process wrote the file
+    }
 }

@@ -493,9 +493,10 @@ struct StoredEditTests {
         let store = try openStore(folder.path())
         let list = storedList(store, remote: TestRemote(count: 35))
         list.loadNextPage()
-        // The feed no longer lists the row above the insertion point (until contract 23, the list still holds
-        // it): the edit cannot be written next to it, and the list's window is written as a whole.
-        try store.feed("home", of: Post.self).remove(id: 3)
+        // Another connection (another process) takes the row above the insertion point out of the feed; the
+        // list, not told (`checkForChanges()`), still holds it: the edit cannot be written next to it, and the
+        // list's window is written as a whole.
+        try openStore(folder.path()).feed("home", of: Post.self).remove(id: 3)
         list.insert([Post(id: 500), Post(id: 5, title: "edited")], at: 4)
         #expect(list.ids == ids(0 ..< 4) + [500] + ids(4 ..< 10))
         #expect(try store.feed("home", of: Post.self).items() == Array(list.items.value))

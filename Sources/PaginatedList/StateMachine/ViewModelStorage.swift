@@ -56,6 +56,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case insert([Item], at: Int)
         /// Call the closure with where the view model stands (`ObservablePaginatedList.refresh()`).
         case mark(@Sendable (MirrorMark) -> Void)
+        /// Apply what a store changed outside the list, in one transition (`FollowedChange`).
+        case follow(FollowedChange<Item, Failure>)
     }
 
     @usableFromInline let firstPage: () -> PageProducer
@@ -221,7 +223,22 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             edit { $0.insert(batch, at: index) }
         case let .mark(body):
             mark(body)
+        case let .follow(change):
+            follow(change)
         }
+    }
+
+    /// Applies what a store changed outside the list: the pages held are re-read first when the change
+    /// asks for it (on this thread, outside the machine: it reads the store); a re-read that fails leaves
+    /// the list as it is.
+    @usableFromInline
+    func follow(_ change: FollowedChange<Item, Failure>) {
+        var window: FollowedWindow<Item, Failure>?
+        if let reread = change.reread {
+            guard let read = reread(machine.heldOrigins) else { return }
+            window = read
+        }
+        run(machine.follow(change, window: window))
     }
 
     /// Calls `body` with where the view model stands.

@@ -1,6 +1,7 @@
 import CPaginatedListSQLite
 import Dispatch
 import Foundation
+import Signals
 
 /// The store's file: one writer connection and one reader, each confined to its own serial queue.
 ///
@@ -20,6 +21,11 @@ final class Database: Sendable {
     let path: String
     private let writer: ConfinedConnection
     private let reader: ConfinedConnection
+    /// The commits, as every open list follows them (see `StoreChanges.swift`).
+    let bus = ChangeBus()
+    /// The writer connection's `PRAGMA data_version` at the last check: it changes when another connection
+    /// (another process, another `PagingStore` on the file) commits.
+    private let dataVersion = Locked<Int64>(0)
 
     init(path: String) throws(StoreError) {
         self.path = path
@@ -29,6 +35,23 @@ final class Database: Sendable {
         try Schema.migrate(writing)
         writer = ConfinedConnection(writing, label: "PaginatedListStore.writer")
         reader = ConfinedConnection(try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY), label: "PaginatedListStore.reader")
+        let version = try writing.integer("PRAGMA data_version") ?? 0
+        dataVersion.withLock { $0 = version }
+    }
+
+    /// Whether another connection committed to the file since the last check (SQLite's `data_version` of the
+    /// writer connection, which its own commits do not change); when it did, every open list re-reads its
+    /// window (delivered before this returns, unless another thread is delivering).
+    func checkForChanges() throws(StoreError) -> Bool {
+        let version = try writer.run { connection throws(StoreError) in try connection.integer("PRAGMA data_version") ?? 0 }
+        let changed = dataVersion.withLock { last in
+            defer { last = version }
+            return last != version
+        }
+        guard changed else { return false }
+        bus.externalWrite()
+        bus.drain()
+        return true
     }
 
     deinit {
@@ -50,13 +73,26 @@ final class Database: Sendable {
     }
 
     /// Runs `body` in a write transaction on the writer's queue; commits if it returns, rolls back if it throws.
+    /// Records nothing for the lists (tests' and the schema's writes).
     func write<T>(_ body: (SQLiteConnection) throws(StoreError) -> T) throws(StoreError) -> T {
-        try writer.run { connection throws(StoreError) in
+        try write(by: nil) { connection, _ throws(StoreError) in try body(connection) }
+    }
+
+    /// Runs `body` in a write transaction on the writer's queue, with the record of what it changes; commits
+    /// if it returns (then publishes the record to the open lists, in commit order, once the queue is
+    /// released), rolls back if it throws (and publishes nothing). `writer`: the keeper whose own transition
+    /// shows the write.
+    func write<T>(by writer: ObjectIdentifier?, _ body: (SQLiteConnection, ChangeRecord) throws(StoreError) -> T) throws(StoreError) -> T {
+        defer { bus.drain() }
+        return try self.writer.run { connection throws(StoreError) in
             try connection.run("BEGIN IMMEDIATE")
+            let record = ChangeRecord()
+            record.writer = writer
             do throws(StoreError) {
-                let value = try body(connection)
+                let value = try body(connection, record)
                 connection.resetActiveStatements()
                 try connection.run("COMMIT")
+                bus.committed(record)
                 return value
             } catch {
                 connection.resetActiveStatements()

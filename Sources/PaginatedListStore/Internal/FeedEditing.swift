@@ -1,9 +1,12 @@
 import Foundation
 
 /// Edits of one feed's rows, inside a write: inserting items next to a row, removing and updating items.
+/// Each edit is recorded in `record` for the open lists (see `StoreChanges.swift`).
 struct FeedEditing {
     let tables: FeedTables
     let feed: FeedRef
+    let name: FeedName
+    let record: ChangeRecord
 
     /// What to do with an inserted item the feed already lists elsewhere.
     enum Listed {
@@ -24,19 +27,26 @@ struct FeedEditing {
         case top
     }
 
-    /// Inserts `items` (in order, each id once: the first position, the last value) at `anchor`.
-    func insert(_ items: [EncodedItem], at anchor: Anchor, listed: Listed) throws(StoreError) {
+    /// Inserts `items` (in order, each id once: the first position, the last value) at `anchor`; `values`
+    /// are the items' Swift values, in the same order (what lists show).
+    func insert(_ items: [EncodedItem], values: [any Sendable], at anchor: Anchor, listed: Listed) throws(StoreError) {
         var rows: [Int64] = []
+        var keys: [String] = []
+        var moved: [String] = []
         var seen: Set<Int64> = []
-        for item in items {
+        for (item, value) in zip(items, values) {
             let row = try tables.upsert(item, type: feed.type)
+            record.wrote(item, value: value, type: name.type)
             guard seen.insert(row).inserted else { continue }
             if try tables.member(item: row, feed: feed.id) != nil {
                 guard listed == .move else { continue }
                 try tables.deleteMember(item: row, feed: feed.id)
+                moved.append(item.key)
             }
             rows.append(row)
+            keys.append(item.key)
         }
+        record.removed(moved, from: name)
         guard !rows.isEmpty else { return }
         let page: Int64
         let above: Int64?
@@ -59,11 +69,20 @@ struct FeedEditing {
             }
             above = nil
         }
+        record.inserted(InsertedRows(keys: keys, page: page, above: try key(at: above), below: try key(at: below)), into: name)
         let positions = try tables.positions(rows.count, in: feed.id, after: above, before: below)
         for (row, position) in zip(rows, positions) {
             try tables.insertMember(feed: feed.id, position: position, page: page, item: row)
         }
         try tables.settleEnds(of: feed.id)
+    }
+
+    /// The key of the item of the row at `position`.
+    private func key(at position: Int64?) throws(StoreError) -> String? {
+        guard let position else { return nil }
+        return try tables.connection.text(
+            "SELECT items.key FROM members JOIN items ON items.id = members.item WHERE members.feed = ? AND members.position = ?",
+            .integer(feed.id), .integer(position))
     }
 
     /// The page of the row at `position`.
@@ -84,11 +103,14 @@ struct FeedEditing {
     /// Removes the items with `keys` from the feed (their rows stay while another feed lists them).
     func remove(keys: [String]) throws(StoreError) {
         var removed: [Int64] = []
+        var removedKeys: [String] = []
         for key in keys {
             guard let item = try tables.item(key: key, type: feed.type) else { continue }
             try tables.deleteMember(item: item, feed: feed.id)
             removed.append(item)
+            removedKeys.append(key)
         }
+        record.removed(removedKeys, from: name)
         try tables.deleteOrphans(removed)
         try tables.settleEnds(of: feed.id)
     }

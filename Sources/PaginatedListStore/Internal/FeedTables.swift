@@ -228,15 +228,37 @@ struct FeedTables {
 
     /// Writes the item (its body replaces a stored one with its key) and returns its row.
     func upsert(_ item: EncodedItem, type: Int64) throws(StoreError) -> Int64 {
+        try write(item, type: type).row
+    }
+
+    /// What writing an item did.
+    enum ItemWrite {
+        /// A new row.
+        case inserted
+        /// A stored row took a new body.
+        case updated
+        /// A stored row had that body already.
+        case unchanged
+    }
+
+    /// Writes the item (its body replaces a stored one with its key, when it differs); returns its row and
+    /// what the write did.
+    func write(_ item: EncodedItem, type: Int64) throws(StoreError) -> (row: Int64, write: ItemWrite) {
         let statement = try connection.statement(
-            "INSERT INTO items(type, key, body) VALUES (?, ?, ?) ON CONFLICT(type, key) DO UPDATE SET body = excluded.body RETURNING id")
+            "INSERT INTO items(type, key, body) VALUES (?, ?, ?) "
+                + "ON CONFLICT(type, key) DO UPDATE SET body = excluded.body WHERE items.body IS NOT excluded.body RETURNING id")
+        let lastInserted = connection.lastInsertRowID
         try statement.bind([.integer(type), .text(item.key), .blob(item.body)])
         guard try statement.step() else {
-            throw StoreError(kind: .sqlite, path: connection.path, message: "writing an item returned no row")
+            statement.reset()
+            guard let row = try self.item(key: item.key, type: type) else {
+                throw StoreError(kind: .sqlite, path: connection.path, message: "writing an item returned no row")
+            }
+            return (row, .unchanged)
         }
         let id = statement.int64(0)
         statement.reset()
-        return id
+        return (id, id == connection.lastInsertRowID && id != lastInserted ? .inserted : .updated)
     }
 
     /// The row of the item with `key`, if stored.

@@ -61,6 +61,15 @@ final class ItemCoding<Item: Codable & Identifiable> where Item.ID: Codable {
         }
     }
 
+    /// The id whose key is `key` (the inverse of `key(of:)`); `nil` when `key` is not one.
+    func id(ofKey key: String) -> Item.ID? {
+        switch Item.ID.self {
+        case is Int.Type: return Int(key) as? Item.ID
+        case is Int64.Type: return Int64(key) as? Item.ID
+        default: return try? decoder.decode(Item.ID.self, from: Data(key.utf8))
+        }
+    }
+
     /// `string` as a JSON string.
     static func quoted(_ string: String) -> String {
         var out = "\""

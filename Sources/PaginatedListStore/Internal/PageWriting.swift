@@ -32,13 +32,19 @@ struct WrittenPage {
     let below: Bool
 }
 
-/// Writing one remote page into a feed, inside a write transaction: its items, its keys, its place.
+/// Writing one remote page into a feed, inside a write transaction: its items, its keys, its place. The
+/// page's items are recorded for the open lists (a list that holds one elsewhere shows the page's value);
+/// the page itself is new, so no open list holds it, unless it fills a gap (then the feed is recorded as
+/// restructured: the rows it joins with may go).
 struct PageWriting {
     let tables: FeedTables
     let feed: FeedRef
+    let name: FeedName
+    let record: ChangeRecord
 
+    /// Writes the page; `values` are its items' Swift values, in the same order.
     func write(
-        _ items: [EncodedItem], links: StoredLinks, at place: Place, fetchedAt: Double, validators: PageValidators?,
+        _ items: [EncodedItem], values: [any Sendable], links: StoredLinks, at place: Place, fetchedAt: Double, validators: PageValidators?,
         totalCount: Int?, ends: Bool
     ) throws(StoreError) -> PageWriteOutcome {
         // Where the page goes: its neighbours' seqs, and whether it fills a gap.
@@ -69,7 +75,9 @@ struct PageWriting {
         var firstIndex: [Int64: Int] = [:]
         var lastIndex: [Int64: Int] = [:]
         for (index, item) in items.enumerated() {
-            let row = try tables.upsert(item, type: feed.type)
+            let (row, write) = try tables.write(item, type: feed.type)
+            // A new row is in no list; a row that kept its body changes none.
+            if write == .updated { record.wrote(item, value: values[index], type: name.type) }
             lastIndex[row] = index
             guard firstIndex[row] == nil else { continue }
             firstIndex[row] = index
@@ -92,6 +100,7 @@ struct PageWriting {
             }
         }
         var gapBelow = fillsGap
+        if fillsGap { record.restructured(name) }
         var removed: [Int64] = []
         let seq = try tables.seq(in: feed.id, after: above, before: below)
         let page = try tables.insertPage(feed: feed.id, seq: seq, links: links, fetchedAt: fetchedAt, gapBelow: false)

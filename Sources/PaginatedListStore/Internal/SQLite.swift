@@ -103,6 +103,15 @@ final class SQLiteConnection {
         return statement.int64(0)
     }
 
+    /// The first column of the first row of `sql` as text (`nil`: no row, or NULL).
+    func text(_ sql: String, _ bindings: SQLiteValue...) throws(StoreError) -> String? {
+        let statement = try statement(sql)
+        try statement.bind(bindings)
+        defer { statement.reset() }
+        guard try statement.step(), !statement.isNull(0) else { return nil }
+        return statement.text(0)
+    }
+
     /// Resets every statement stepped and not run to its end: a statement left on a row keeps its
     /// transaction open (a reader would keep its snapshot, a writer's commit would wait for it).
     func resetActiveStatements() {

@@ -19,12 +19,12 @@ import PaginatedList
 extension StoredListKeeper {
     func persist(_ change: KeptChange<Item>) -> Failure? {
         do throws(StoreError) {
-            let written = try store.database.write { connection throws(StoreError) -> [(Origin, Int64)] in
+            let written = try store.database.write(by: ObjectIdentifier(self)) { connection, record throws(StoreError) -> [(Origin, Int64)] in
                 let tables = FeedTables(connection)
                 let feedRow = try feed.row(tables, create: true)!
                 let coding = ItemCoding<Item>(path: store.path)
-                if change.cause == .edit, try writeEdit(change, tables, feedRow, coding) { return [] }
-                return try rewrite(change, tables, feedRow, coding)
+                if change.cause == .edit, try writeEdit(change, tables, feedRow, coding, record) { return [] }
+                return try rewrite(change, tables, feedRow, coding, record)
             }
             for (origin, row) in written { origin.stored(as: row) }
             return nil
@@ -36,8 +36,10 @@ extension StoredListKeeper {
     // MARK: - Edits
 
     /// Writes an edit row by row; `false` when its changes are not an edit's (then the window is rewritten).
-    private func writeEdit(_ change: KeptChange<Item>, _ tables: FeedTables, _ feedRow: FeedRef, _ coding: ItemCoding<Item>) throws(StoreError) -> Bool {
-        let editing = FeedEditing(tables: tables, feed: feedRow)
+    private func writeEdit(
+        _ change: KeptChange<Item>, _ tables: FeedTables, _ feedRow: FeedRef, _ coding: ItemCoding<Item>, _ record: ChangeRecord
+    ) throws(StoreError) -> Bool {
+        let editing = FeedEditing(tables: tables, feed: feedRow, name: busName, record: record)
         // The rows an edit moves (one removal or one insertion), and the items it updated, wherever their
         // `.updated` is: an update does not move rows, so the other change's offsets hold either way.
         let changes = change.changes.filter { if case .updated = $0 { false } else { true } }
@@ -61,13 +63,15 @@ extension StoredListKeeper {
             }
             var encoded: [EncodedItem] = []
             for item in after[range] { encoded.append(try coding.encode(item)) }
-            try editing.insert(encoded, at: anchor, listed: .move)
+            try editing.insert(encoded, values: Array(after[range]), at: anchor, listed: .move)
         } else {
             return false
         }
         for offset in Self.updatedOffsets(change.changes) {
-            let encoded = try coding.encode(change.after.items[offset])
+            let item = change.after.items[offset]
+            let encoded = try coding.encode(item)
             guard try tables.replaceBody(encoded, type: feedRow.type) else { return false }
+            record.wrote(encoded, value: item, type: busName.type)
         }
         return true
     }
@@ -75,11 +79,16 @@ extension StoredListKeeper {
     /// The offsets, in the window after the change, of the items its changes updated: each `.updated`
     /// offset carried through the changes after it (an insertion updates the held items it repeats, before
     /// or after inserting the others).
-    static func updatedOffsets(_ changes: [ItemListChange]) -> Set<Int> {
+    /// `withInserted`: also the offsets of the items they inserted or appended.
+    static func updatedOffsets(_ changes: [ItemListChange], withInserted: Bool = false) -> Set<Int> {
         var offsets: [Int] = []
         for change in changes {
             offsets = offsets.compactMap { change.position(ofRow: $0) }
-            if case let .updated(updated) = change { offsets += updated }
+            switch change {
+            case let .updated(updated): offsets += updated
+            case let .inserted(range) where withInserted, let .appended(range) where withInserted: offsets += range
+            default: break
+            }
         }
         return Set(offsets)
     }
@@ -88,8 +97,11 @@ extension StoredListKeeper {
 
     /// Replaces the stored pages the list held (and those around them the change leaves no longer joined)
     /// with the pages it holds now; returns the origins of the pages written for the first time, with their rows.
-    private func rewrite(_ change: KeptChange<Item>, _ tables: FeedTables, _ feedRow: FeedRef, _ coding: ItemCoding<Item>) throws(StoreError) -> [(Origin, Int64)] {
+    private func rewrite(
+        _ change: KeptChange<Item>, _ tables: FeedTables, _ feedRow: FeedRef, _ coding: ItemCoding<Item>, _ record: ChangeRecord
+    ) throws(StoreError) -> [(Origin, Int64)] {
         let feedID = feedRow.id
+        record.restructured(busName)
         let before = try rows(of: change.before, tables, feedRow, coding)
         let after = try rows(of: change.after, tables, feedRow, coding)
         var beforeSeqs: [Int64] = []
@@ -113,17 +125,17 @@ extension StoredListKeeper {
         let positions = try tables.positions(change.after.items.count, in: feedID, after: lowPosition, before: highPosition)
         let seqs = try tables.seqs(change.after.pages.count, in: feedID, after: aboveSeq, before: belowSeq)
 
-        // Every item a refresh page brought, by key: written with the page's value; for an edit, every item
-        // it updated (the other items keep their rows).
+        // Every item a refresh page brought, by key: written with the page's value, and every item the
+        // change updated (the other items keep their rows).
         var newValues: [String: EncodedItem] = [:]
         for page in change.after.pages {
             for item in (page.origin as? Origin)?.fresh?.items ?? [] { newValues[item.key] = item }
         }
-        if change.cause == .edit {
-            for offset in Self.updatedOffsets(change.changes) {
-                let encoded = try coding.encode(change.after.items[offset])
-                newValues[encoded.key] = encoded
-            }
+        // Every item the change brought or updated (an edit's; a refresh's, also those of a page that joined
+        // the held ones, which the list shows in the held page): the list shows its value.
+        for offset in Self.updatedOffsets(change.changes, withInserted: true) {
+            let encoded = try coding.encode(change.after.items[offset])
+            newValues[encoded.key] = encoded
         }
         var written: [(Origin, Int64)] = []
         var entry: (page: Int64, fetchedAt: Double, validators: PageValidators?)?
@@ -152,10 +164,13 @@ extension StoredListKeeper {
                 let itemRow: Int64
                 if let encoded = newValues[key] {
                     itemRow = try tables.upsert(encoded, type: feedRow.type)
+                    record.wrote(encoded, value: item, type: busName.type)
                 } else if let stored = try tables.item(key: key, type: feedRow.type) {
                     itemRow = stored
                 } else {
-                    itemRow = try tables.upsert(try coding.encode(item), type: feedRow.type)
+                    let encoded = try coding.encode(item)
+                    itemRow = try tables.upsert(encoded, type: feedRow.type)
+                    record.wrote(encoded, value: item, type: busName.type)
                 }
                 // An item the feed lists outside the window moves into it: the list holds it here.
                 try tables.deleteMember(item: itemRow, feed: feedID)

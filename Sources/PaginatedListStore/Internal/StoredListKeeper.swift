@@ -41,8 +41,10 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
     let storeFailure: @Sendable (StoreError) -> Failure
     /// What the load whose producer is starting is for (set by the view model's drainer around each start).
     private let purpose = Locked<PageLoadPurpose?>(nil)
-    /// The list, to revalidate it.
-    private let list = Locked<WeakList<Item, Failure>>(WeakList())
+    /// The list, to revalidate it and to apply what the store's commits change.
+    let list = Locked<WeakList<Item, Failure>>(WeakList())
+    /// The feed as the change bus names it.
+    let busName: FeedName
 
     var store: PagingStore { feed.store }
 
@@ -56,11 +58,19 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
         self.remoteFailure = remoteFailure
         self.storeFailure = storeFailure
         keys = KeyCoding(path: feed.store.path)
+        // A type with no stable name cannot be written; its lists never see a commit of their feed.
+        busName = (try? feed.busName()) ?? FeedName(type: "", name: feed.name)
     }
 
-    /// Remembers the list (weakly), to start its revalidation.
+    deinit {
+        store.database.bus.unregister(ObjectIdentifier(self))
+    }
+
+    /// Remembers the list (weakly), to start its revalidation and to follow the store's commits; registers
+    /// with the store's change bus.
     func attach(_ viewModel: PaginatedListViewModel<Item, Failure>) {
         list.withLock { $0.value = viewModel }
+        store.database.bus.register(self)
     }
 
     func starting(_ purpose: PageLoadPurpose?) {
@@ -76,7 +86,11 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
     // MARK: - The first page
 
     func firstPage() -> PageProducer {
-        if isRefreshing { return fresh(at: nil) }
+        if isRefreshing {
+            // Another process may have written the file: the lists follow it before the network answers.
+            _ = try? store.checkForChanges()
+            return fresh(at: nil)
+        }
         return PageProducer { [self] observer, lifetime in
             let opened: (page: ListPage, fetchedAt: Double)?
             do throws(StoreError) {
@@ -237,12 +251,13 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
         encoded.reserveCapacity(keyed.items.count)
         for item in keyed.items { encoded.append(try coding.encode(item)) }
         let fetchedAt = store.now().timeIntervalSinceReferenceDate
-        let outcome = try store.database.write { connection throws(StoreError) in
+        let outcome = try store.database.write(by: ObjectIdentifier(self)) { connection, record throws(StoreError) in
+            record.writerFollowsItems = true
             let tables = FeedTables(connection)
             let feedRow = try feed.row(tables, create: true)!
             let links = try keys.links(key: key, previous: keyed.previous, next: keyed.next, feed: feedRow.id, tables: tables)
-            return try PageWriting(tables: tables, feed: feedRow).write(
-                encoded, links: links, at: place, fetchedAt: fetchedAt, validators: keyed.validators,
+            return try PageWriting(tables: tables, feed: feedRow, name: busName, record: record).write(
+                encoded, values: keyed.items, links: links, at: place, fetchedAt: fetchedAt, validators: keyed.validators,
                 totalCount: keyed.totalCount, ends: keyed.next == nil)
         }
         switch outcome {

@@ -1,3 +1,4 @@
+import PaginatedListTesting
 import PaginatedList
 import Signals
 import Testing

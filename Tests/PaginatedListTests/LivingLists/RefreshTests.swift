@@ -1,4 +1,5 @@
 import PaginatedList
+import PaginatedListTesting
 import Signals
 import Testing
 

@@ -503,8 +503,7 @@ where Item.ID: Sendable {
 
         /// Whether the chain showed the item with `id` (this page included, and the other side's).
         func hasShown(_ id: Item.ID) -> Bool {
-            keptOrdinals[id] != nil || position.ledger.ordinals(of: [id], before: position.generation)[0] != nil
-                || (position.opensInMiddle && position.sides.ledger(opposite: position.side)?.mirroredOrdinals(of: [id])[0] != nil)
+            ordinals(of: [id])[0] != nil
         }
 
         /// The positions read again before the expected one, within the cap the server was seen to serve.
@@ -588,11 +587,16 @@ where Item.ID: Sendable {
             return lookHigher(look) ?? widenSearch() ?? giveUp(look)
         }
 
-        /// The ordinal of each item of `window` shown before (this page's and the chain's; opened in the
-        /// middle, what the other side showed counts as shown before this side's first item: ordinals below 0,
-        /// going away from the start).
+        /// The ordinal of each item of `window` shown before (see `ordinals(of:)` for IDs).
         private func ordinals(of window: [Item]) -> [Int?] {
-            let ids = window.map(\.id)
+            ordinals(of: window.map(\.id))
+        }
+
+        /// The ordinal of each of `ids` shown before, in reading order (this page's and the chain's; opened in
+        /// the middle, what the other side showed counts as shown before this side's first item: ordinals
+        /// below 0, going away from the start). The chain's record of what was shown is the reading's own,
+        /// not de-duplication (Docs/Internals.md, "Writing a page source").
+        private func ordinals(of ids: [Item.ID]) -> [Int?] {
             let earlier = position.ledger.ordinals(of: ids, before: position.generation)
             let opposite = position.opensInMiddle
                 ? position.sides.ledger(opposite: position.side)?.mirroredOrdinals(of: ids) : nil

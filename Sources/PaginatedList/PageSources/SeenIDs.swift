@@ -112,6 +112,8 @@ final class SeenIDs<ID: Hashable & SendableMetatype>: Sendable {
 /// The two sides of a page chain that grows both ways from the page it starts at: the ledger each side
 /// recorded in last, so that a page also checks what the other side delivered, and one lock for the
 /// admissions of both sides, so that an item that turns up on both sides at once is delivered by one.
+/// `Deduplication` records through it, and so does `OffsetSource`'s reading, which also reads the other
+/// side's ledger to anchor its windows (`ledger(opposite:)`; Docs/Internals.md, "Writing a page source").
 ///
 /// A side is registered by its first admission: until a page above the start page is admitted, the pages
 /// below check nothing more than before. Thread-safe: `state` is guarded by its mutex; the ledgers' own

@@ -241,6 +241,36 @@ struct FollowingContract {
         #expect(list.replays)
     }
 
+    // Seed 473670513566829777 of the model test: the list gave the row to its (empty) top page, the store to
+    // the page of the row below, so paging down dropped the row from the list and not from its pages.
+    @Test func anInsertAtTheTopOfAListWhoseTopPageIsEmptyGoesIntoThatPage() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let list = openList(store, count: 60, pages: 2, maxPages: 2)
+        for id in 0 ..< 10 { list.list.remove(id: id) }
+        list.list.insert([Post(id: 500)], at: 0)
+        list.list.loadNextPage()
+        #expect(list.ids == ids(10 ..< 30))
+        list.list.loadPreviousPage()
+        #expect(list.ids == [500] + ids(10 ..< 20))
+        #expect(list.replays)
+    }
+
+    @Test func anInsertAtTheTopOfAnEmptiedTopPageGoesIntoThatPageInAnotherListOfTheFeed() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let list = openList(store, count: 60, pages: 2)
+        let other = openList(store, count: 60, pages: 2, maxPages: 2)
+        for id in 0 ..< 10 { list.list.remove(id: id) }
+        list.list.insert([Post(id: 500)], at: 0)
+        #expect(other.ids == [500] + ids(10 ..< 20))
+        other.list.loadNextPage()
+        #expect(other.ids == ids(10 ..< 30))
+        other.list.loadPreviousPage()
+        #expect(other.ids == [500] + ids(10 ..< 20))
+        #expect(other.replays)
+    }
+
     @Test func commitsOfTwoWriterThreadsReachEveryListInCommitOrder() throws {
         let folder = TemporaryFolder()
         let store = try openStore(folder.path())

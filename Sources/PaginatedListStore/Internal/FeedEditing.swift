@@ -20,8 +20,9 @@ struct FeedEditing {
     enum Anchor {
         /// Right after the row at this position, in its page.
         case after(Int64)
-        /// Right before the row at this position, in its page.
-        case before(Int64)
+        /// Right before the row at this position, in page `page` when given (a list's top page, which may
+        /// hold no row, above the row's page: the list's rule for an insertion at its top), else in the row's page.
+        case before(Int64, page: Int64?)
         /// At the top of the feed, in its top page (a new page in an empty feed, which continues from the
         /// source's first page).
         case top
@@ -55,8 +56,8 @@ struct FeedEditing {
         case let .after(position):
             page = try pageOf(position: position)
             (above, below) = (position, try tables.position(in: feed.id, .below, of: position))
-        case let .before(position):
-            page = try pageOf(position: position)
+        case let .before(position, listed):
+            if let listed { page = listed } else { page = try pageOf(position: position) }
             (above, below) = (try tables.position(in: feed.id, .above, of: position), position)
         case .top:
             if let top = try tables.end(of: feed.id, .above) {

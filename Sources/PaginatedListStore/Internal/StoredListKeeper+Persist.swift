@@ -57,7 +57,9 @@ extension StoredListKeeper {
                 anchor = .after(above)
             } else if range.upperBound < after.count {
                 guard let below = try editing.position(ofKey: coding.key(of: after[range.upperBound].id)) else { return false }
-                anchor = .before(below)
+                // At the list's top: in its top page, as the list has it, also when that page holds no row
+                // (its items removed) and the row below is in the next one.
+                anchor = .before(below, page: (change.after.pages.first?.origin as? Origin)?.row)
             } else {
                 anchor = .top
             }

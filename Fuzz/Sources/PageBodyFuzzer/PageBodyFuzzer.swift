@@ -97,7 +97,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// The query parameter the style sends a cursor in.
 private func cursorParameter(_ paging: HTTPPagination) -> String {
     switch paging.style {
-    case let .cursor(_, parameter, _), let .startingAfter(_, parameter, _): parameter
+    case let style as CursorStyle: style.parameter
+    case let style as StartingAfterStyle: style.parameter
     default: "cursor"
     }
 }
@@ -140,8 +141,8 @@ struct BodyContext {
         checkEnvelopePassed()
         checkNext(reader, page)
         checkPrevious(reader, page)
-        if case let .pageNumber(_, _, _, _, totalItems, totalPages) = shape.paging.style {
-            checkTotals(reader, page, named: [totalItems, totalPages].compactMap(\.self))
+        if let style = shape.paging.style as? PageNumberStyle {
+            checkTotals(style, page, named: [style.totalItems, style.totalPages].compactMap(\.self))
         }
     }
 
@@ -245,102 +246,85 @@ struct BodyContext {
         return !WebLink.read(header, relativeTo: response.url).contains { part in part.relations.contains { relations.contains($0) } }
     }
 
+    /// The page after: for a style that follows the server (page numbers and offsets count their own),
+    /// the URL it names carries the body's cursor exactly, and there is none exactly when the body says so.
     func checkNext<Item>(_ reader: PageReader<Item>, _ page: ReadPage<Item>) {
-        let next: NextPage
+        guard let style = shape.paging.style as? any FollowingStyle else { return }
+        let next: URL?
         do {
-            next = try reader.next(after: page)
+            next = try style.next(after: page, at: pageURL, source: reader.url)
         } catch {
             checkLookupError(error, "the next page")
             return
         }
-        switch (shape.paging.style, next) {
-        case (.pageNumber, .end), (.offset, .end):
-            break
-        case let (.cursor(path, _, hasMore), .end):
-            if let hasMore {
+        switch style {
+        case let style as CursorStyle:
+            if let next {
+                if case let .value(value) = lookup(style.path), let text = value.text {
+                    let sent = HTTPQuery.value(of: style.parameter, in: next)
+                    Fuzz.check(sent == text, "the next URL \(next) does not carry the body's cursor \(Fuzz.quoted(text)): \(describe)")
+                }
+            } else if let hasMore = style.hasMore {
                 Fuzz.check(isFalse(hasMore), "the list ended though \(hasMore) is not false: \(describe)")
             } else {
-                Fuzz.check(ends(at: path, absentMeansEnd: false), "the list ended though \(path) has a cursor: \(describe)")
+                Fuzz.check(ends(at: style.path, absentMeansEnd: false), "the list ended though \(style.path) has a cursor: \(describe)")
             }
-        case let (.cursor(path, _, _), .cursor(cursor)):
-            if case let .value(value) = lookup(path), let text = value.text {
-                Fuzz.check(cursor == text, "the cursor \(Fuzz.quoted(cursor)) is not the body's \(Fuzz.quoted(text)): \(describe)")
+        case let style as StartingAfterStyle:
+            if let next {
+                let items = shape.items ?? JSONPath("data")
+                if case let .value(.array(elements)) = lookup(items), let last = elements.last,
+                   case let .value(value) = last.lookup([style.idField]), let text = value.text {
+                    let sent = HTTPQuery.value(of: style.parameter, in: next)
+                    Fuzz.check(sent == text, "starting after \(String(describing: sent)), not the last item's \(style.idField) \(Fuzz.quoted(text)): \(describe)")
+                }
+            } else {
+                Fuzz.check(isFalse(style.hasMore), "the list ended though \(style.hasMore) is not false: \(describe)")
             }
-            checkCursorSentBack(reader, page, cursor)
-        case let (.startingAfter(_, _, hasMore), .end):
-            Fuzz.check(isFalse(hasMore), "the list ended though \(hasMore) is not false: \(describe)")
-        case let (.startingAfter(idField, _, _), .cursor(id)):
-            let items = shape.items ?? JSONPath("data")
-            if case let .value(.array(elements)) = lookup(items), let last = elements.last,
-               case let .value(value) = last.lookup([idField]), let text = value.text {
-                Fuzz.check(id == text, "starting after \(Fuzz.quoted(id)), not the last item's \(idField) \(Fuzz.quoted(text)): \(describe)")
+        case let style as NextURLStyle:
+            if next == nil {
+                Fuzz.check(ends(at: style.path, absentMeansEnd: style.absentMeansEnd), "the list ended though \(style.path) names a page: \(describe)")
             }
-            checkCursorSentBack(reader, page, id)
-        case let (.nextURL(path, absentMeansEnd), .end):
-            Fuzz.check(ends(at: path, absentMeansEnd: absentMeansEnd), "the list ended though \(path) names a page: \(describe)")
-        case let (.linkHeader(relation), .end):
-            Fuzz.check(linkNamesNone([relation]), "the list ended though the Link header names rel=\(relation): \(describe)")
-        case (.nextURL, .url), (.linkHeader, .url):
-            break
+        case let style as LinkHeaderStyle:
+            if next == nil {
+                Fuzz.check(linkNamesNone([style.relation]), "the list ended though the Link header names rel=\(style.relation): \(describe)")
+            }
         default:
-            Fuzz.violated("the next page of \(shape.paging.style) is \(next): \(describe)")
-        }
-        do {
-            let url = try reader.nextURL(after: page, at: pageURL)
-            Fuzz.check((url == nil) == (next == .end), "nextURL is nil exactly at the end: \(String(describing: url)); \(describe)")
-        } catch {
-            checkLookupError(error, "the next page's URL")
-            if case let .cursor(cursor) = next, case .cursor = shape.paging.style {
-                Fuzz.check(cursor == sentCursor, "only a repeated cursor fails the next URL: \(error); \(describe)")
-            }
+            Fuzz.violated("a style this target does not know: \(style.name)")
         }
     }
 
-    /// The URL of the page after a cursor carries the cursor exactly.
-    func checkCursorSentBack<Item>(_ reader: PageReader<Item>, _ page: ReadPage<Item>, _ cursor: String) {
-        guard let url = try? reader.nextURL(after: page, at: pageURL) else { return }
-        let parameter = cursorParameter(shape.paging)
-        Fuzz.check(HTTPQuery.value(of: parameter, in: url) == cursor,
-                   "the next URL \(url) does not carry the cursor \(Fuzz.quoted(cursor)): \(describe)")
-    }
-
+    /// The page before: none exactly when the body (or the `Link` header) names none.
     func checkPrevious<Item>(_ reader: PageReader<Item>, _ page: ReadPage<Item>) {
-        let previous: NextPage
+        guard let style = shape.paging.style as? any FollowingStyle else { return }
+        let previous: URL?
         do {
-            previous = try reader.previous(of: page)
+            previous = try style.previous(of: page, at: pageURL, source: reader.url)
         } catch {
             checkLookupError(error, "the previous page")
             return
         }
-        if previous == .end {
-            switch shape.paging.style {
-            case .linkHeader:
-                Fuzz.check(linkNamesNone(["prev", "previous"]), "nothing before though the Link header names rel=prev: \(describe)")
-            case let .nextURL(_, absentMeansEnd):
-                if let path = shape.paging.previous {
-                    Fuzz.check(ends(at: path, absentMeansEnd: absentMeansEnd), "nothing before though \(path) names a page: \(describe)")
-                }
-            case .cursor:
-                if let path = shape.paging.previous {
-                    Fuzz.check(ends(at: path, absentMeansEnd: false), "nothing before though \(path) has a cursor: \(describe)")
-                }
-            default:
-                break
+        guard previous == nil else { return }
+        switch style {
+        case is LinkHeaderStyle:
+            Fuzz.check(linkNamesNone(["prev", "previous"]), "nothing before though the Link header names rel=prev: \(describe)")
+        case let style as NextURLStyle:
+            if let path = style.previous {
+                Fuzz.check(ends(at: path, absentMeansEnd: style.absentMeansEnd), "nothing before though \(path) names a page: \(describe)")
             }
-        }
-        do {
-            let url = try reader.previousURL(of: page, at: pageURL)
-            Fuzz.check((url == nil) == (previous == .end), "previousURL is nil exactly when nothing is before: \(describe)")
-        } catch {
-            checkLookupError(error, "the previous page's URL")
+        case let style as CursorStyle:
+            if let path = style.previous {
+                Fuzz.check(ends(at: path, absentMeansEnd: false), "nothing before though \(path) has a cursor: \(describe)")
+            }
+        default:
+            break
         }
     }
 
     /// The totals are the body's integers; a named total is required.
-    func checkTotals<Item>(_ reader: PageReader<Item>, _ page: ReadPage<Item>, named: [JSONPath]) {
+    func checkTotals<Item>(_ style: PageNumberStyle, _ page: ReadPage<Item>, named: [JSONPath]) {
         let response: PageNumberResponse<Item>
         do {
-            response = try reader.pageNumberResponse(page)
+            response = try style.response(page)
         } catch {
             Fuzz.check(!named.isEmpty, "automatic totals failed a page: \(error); \(describe)")
             checkLookupError(error, "the totals")

@@ -19,7 +19,7 @@ let fuzzers: [(name: String, modules: [String])] = [
     ("ID", ["PaginatedList"]),
     ("JSONDates", ["PaginatedList"]),
     ("ItemList", ["PaginatedList"]),
-    ("ItemStore", ["PaginatedList"]),
+    ("ItemStore", ["PaginatedList", "PaginatedListTesting"]),
     ("StoreFile", ["PaginatedListStore", "PaginatedList", "Signals"]),
 ]
 

@@ -16,6 +16,7 @@
 // - when everything is dropped, every item is released (none leaked, none freed twice).
 import FuzzSupport
 @testable import PaginatedList
+import PaginatedListTesting   // Array.apply(_:from:): a view mirroring the list by its changes
 
 /// An id whose hash value is its value modulo `buckets`: ids share hash values as often as asked.
 struct Key: Hashable, CustomStringConvertible {
@@ -183,25 +184,6 @@ struct EditRun {
             let expected = posts.filter { seen.insert($0.id).inserted }
             Fuzz.check(posts.count == expected.count, "deduplicated kept a repeated id: \(posts)")
             return ("deduplicated", [])
-        }
-    }
-}
-
-extension Array {
-    /// Applies one change, given the list it leads to, as a view that mirrors the list would.
-    mutating func apply(_ change: ItemListChange, from items: ItemList<Element>) {
-        switch change {
-        case let .appended(range), let .inserted(range):
-            insert(contentsOf: range.map { items[$0] }, at: range.lowerBound)
-        case let .removed(offsets):
-            for offset in offsets.reversed() { remove(at: offset) }
-        case let .updated(offsets):
-            for offset in offsets { self[offset] = items[offset] }
-        case let .moved(from, to):
-            let item = remove(at: from)
-            insert(item, at: to)
-        case .reset:
-            self = Array(items)
         }
     }
 }

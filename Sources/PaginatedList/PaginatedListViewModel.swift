@@ -233,7 +233,9 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     }
 
     /// Applies what a store changed outside the list (another list's edit, a page of another feed), in one
-    /// transition, queued as every command (for `PaginatedListStore`).
+    /// transition, queued as every command (for `PaginatedListStore`). Inlinable: a store-backed list built
+    /// in the app's module follows its store's updates specialised (see `PagingStateMachine.follow`).
+    @inlinable
     package func follow(_ change: FollowedChange<Item, Failure>) {
         core.submit(.follow(change))
     }

@@ -12,7 +12,8 @@ extension DemoOptions {
         func list<Remote: KeyedPageSource>(_ remote: Remote) -> PaginatedListViewModel<Row, FeedError>
             where Remote.Item == Row, Remote.Failure == FeedError {
             PaginatedListViewModel(feed: stored, remote: remote, revalidate: revalidate, scheduler: scheduler, retry: nil,
-                                   maxPages: maxPages, remoteFailure: { $0 }, storeFailure: { .store($0) })
+                                   maxPages: maxPages, remoteFailure: { $0 }, storeFailure: { .store($0) },
+                                   follow: { $0.follow($1) })
         }
         switch source {
         case .simulated, .page: return list(pageNumberSource(feed))

@@ -58,54 +58,36 @@ struct Deduplication<Item>: Sendable {
     }
 
     /// The start page's standing: it records its items at the bottom of both sides' ledgers (a restart of
-    /// it forks them).
+    /// it forks them). What the other side delivered does not concern it: the pages of both sides come
+    /// after it.
     private static func start<ID: Hashable & SendableMetatype>(_ chain: Chain<ID>) -> Deduplication {
         Deduplication { items in
             let ids = items.map(chain.id)
-            var kept: [Item] = []
-            var keptIDs: [ID] = []
-            var inPage = Set<ID>(minimumCapacity: ids.count)
-            kept.reserveCapacity(items.count)
-            for index in items.indices where inPage.insert(ids[index]).inserted {
-                kept.append(items[index])
-                keptIDs.append(ids[index])
-            }
-            let (aboveLedger, aboveGeneration) = chain.above.record(keptIDs, at: 0)
-            return chain.sides.admit(on: .below) { _ in
-                let (ledger, generation) = chain.below.record(keptIDs, at: 0)
-                let admission = Admission(
-                    kept: kept, dropped: items.count - kept.count,
-                    onward: at(ledger, generation: generation, side: .below, chain),
-                    above: at(aboveLedger, generation: aboveGeneration, side: .above, chain), back: nil)
-                return (admission, ledger)
-            }
+            let below = chain.sides.admit(items, ids: ids, on: .below, recordingIn: chain.below, at: 0) { _, _ in true }
+            let above = chain.above.record(below.kept.map(chain.id), at: 0)
+            return Admission(
+                kept: below.kept, dropped: items.count - below.kept.count,
+                onward: at(below.ledger, generation: below.generation, side: .below, chain),
+                above: at(above.ledger, generation: above.generation, side: .above, chain), back: nil)
         }
     }
 
+    /// The standing of the page at `generation` on `side`: it drops what the pages before it on its side
+    /// recorded and what the other side delivered.
     private static func at<ID: Hashable & SendableMetatype>(
         _ ledger: SeenIDs<ID>, generation: Int, side: ChainSides<ID>.Side, _ chain: Chain<ID>
     ) -> Deduplication {
-        let (sides, id) = (chain.sides, chain.id)
-        return Deduplication { items in
-            let ids = items.map(id)
-            return sides.admit(on: side) { deliveredOpposite in
-                let earlier = ledger.ordinals(of: ids, before: generation)
-                var kept: [Item] = []
-                var keptIDs: [ID] = []
-                var inPage = Set<ID>(minimumCapacity: ids.count)
-                kept.reserveCapacity(items.count)
-                for index in items.indices
-                where earlier[index] == nil && deliveredOpposite?(ids[index]) != true && inPage.insert(ids[index]).inserted {
-                    kept.append(items[index])
-                    keptIDs.append(ids[index])
-                }
-                let (nextLedger, nextGeneration) = ledger.record(keptIDs, at: generation)
-                let back = generation > 1 ? at(nextLedger, generation: generation - 1, side: side, chain) : start(chain)
-                let admission = Admission(
-                    kept: kept, dropped: items.count - kept.count,
-                    onward: at(nextLedger, generation: nextGeneration, side: side, chain), above: nil, back: back)
-                return (admission, nextLedger)
+        Deduplication { items in
+            let ids = items.map(chain.id)
+            // The pages before this one recorded everything they will (the ledger's tip is past them).
+            let earlier = ledger.ordinals(of: ids, before: generation)
+            let page = chain.sides.admit(items, ids: ids, on: side, recordingIn: ledger, at: generation) { index, deliveredOpposite in
+                earlier[index] == nil && !deliveredOpposite
             }
+            let back = generation > 1 ? at(page.ledger, generation: generation - 1, side: side, chain) : start(chain)
+            return Admission(
+                kept: page.kept, dropped: items.count - page.kept.count,
+                onward: at(page.ledger, generation: page.generation, side: side, chain), above: nil, back: back)
         }
     }
 }

@@ -973,11 +973,9 @@ where Item.ID: Sendable {
         /// order), records the rest in the chain's ledger, and says where the next page starts (and, for
         /// the start page, where the page above it starts).
         func outcome(isLast: Bool) -> Outcome {
-            let (items, ledger, generation) = position.sides.admit(on: position.side) { deliveredOpposite in
-                let items = deliveredOpposite.map { delivered in kept.filter { !delivered($0.id) } } ?? kept
-                let (ledger, generation) = position.ledger.record(items.map(\.id), at: position.generation)
-                return ((items, ledger, generation), ledger)
-            }
+            let (items, ledger, generation) = position.sides.admit(
+                kept, ids: kept.map(\.id), on: position.side, recordingIn: position.ledger, at: position.generation
+            ) { _, deliveredOpposite in !deliveredOpposite }
             // Remember the items reported as above while a window may still see them again.
             let remembered = skipped.count <= 4 * (limit + OffsetSource.overlap + maxSearchDistance) ? skipped : skippedHere
             var next = isLast ? nil

@@ -139,20 +139,33 @@ final class ChainSides<ID: Hashable & SendableMetatype>: Sendable {
         state.withLock { side == .below ? $0.above : $0.below }
     }
 
-    /// Runs `admit` with the chain's lock held, handing it whether a page on the other side than `side`
-    /// delivered an ID (the start page, at the bottom of both ledgers, is on neither; `nil`: that side has
-    /// no pages), and registers the ledger it recorded in as `side`'s. `admit` must not call user code.
-    func admit<Result>(
-        on side: Side, _ admit: (_ deliveredOpposite: ((ID) -> Bool)?) -> (result: Result, ledger: SeenIDs<ID>)
-    ) -> Result {
+    /// Admits a page on `side`: keeps, in order and each ID once, the items `isNew` accepts (given the
+    /// item's index and whether a page on the other side delivered its ID: the start page, at the bottom
+    /// of both ledgers, is on neither side), records the kept IDs in `ledger` as the page at `generation`,
+    /// and registers the ledger that returns as `side`'s. All of it with the chain's lock held, so that an
+    /// item turning up on both sides at once is kept by one. `isNew` must not call user code. O(page).
+    func admit<Item>(
+        _ items: [Item], ids: [ID], on side: Side, recordingIn ledger: SeenIDs<ID>, at generation: Int,
+        where isNew: (_ index: Int, _ deliveredOpposite: Bool) -> Bool
+    ) -> (kept: [Item], ledger: SeenIDs<ID>, generation: Int) {
         state.withLock { state in
             let opposite = side == .below ? state.above : state.below
-            let outcome = admit(opposite.map { opposite in { id in opposite.contains(id, from: 1) } })
-            switch side {
-            case .below: state.below = outcome.ledger
-            case .above: state.above = outcome.ledger
+            var kept: [Item] = []
+            var keptIDs: [ID] = []
+            var inPage = Set<ID>(minimumCapacity: ids.count)
+            kept.reserveCapacity(items.count)
+            keptIDs.reserveCapacity(items.count)
+            for index in items.indices
+            where isNew(index, opposite?.contains(ids[index], from: 1) == true) && inPage.insert(ids[index]).inserted {
+                kept.append(items[index])
+                keptIDs.append(ids[index])
             }
-            return outcome.result
+            let (next, nextGeneration) = ledger.record(keptIDs, at: generation)
+            switch side {
+            case .below: state.below = next
+            case .above: state.above = next
+            }
+            return (kept, next, nextGeneration)
         }
     }
 }

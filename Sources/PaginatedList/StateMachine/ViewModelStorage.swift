@@ -230,8 +230,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
 
     /// Applies what a store changed outside the list: the pages held are re-read first when the change
     /// asks for it (on this thread, outside the machine: it reads the store); a re-read that fails leaves
-    /// the list as it is.
-    @usableFromInline
+    /// the list as it is. (Inlinable: see `PagingStateMachine.follow(_:window:)`.)
+    @inlinable
     func follow(_ change: FollowedChange<Item, Failure>) {
         var window: FollowedWindow<Item, Failure>?
         if let reread = change.reread {

@@ -13,7 +13,7 @@ extension StoredListKeeper: StoreListener {
         guard commit.external || feedChanges != nil || typeChanges != nil,
               let viewModel = list.withLock({ $0.value }) else { return }
         if commit.external || feedChanges?.restructured == true {
-            return viewModel.follow(FollowedChange(reread: { [self] origins in reread(origins) }))
+            return follow(viewModel, FollowedChange(reread: { [self] origins in reread(origins) }))
         }
         if feedChanges == nil, let typeChanges, typeChanges.deleted.isEmpty {
             // Items written only (an edit elsewhere, a page of another feed): their values, by id.
@@ -31,7 +31,7 @@ extension StoredListKeeper: StoreListener {
                     updates.append(value)
                 }
             }
-            return viewModel.follow(FollowedChange(updates: updates))
+            return follow(viewModel, FollowedChange(updates: updates))
         }
         var coding: ItemCoding<Item>?
         func decoder() -> ItemCoding<Item> {
@@ -62,7 +62,7 @@ extension StoredListKeeper: StoreListener {
             return FollowedInsertion<Item>(items: rows.keys.compactMap { written[$0] },
                                            isPage: { ($0 as? Origin)?.row == page }, after: id(rows.above), before: id(rows.below))
         }
-        viewModel.follow(FollowedChange(updates: Array(written.values), removals: removals, insertions: insertions))
+        follow(viewModel, FollowedChange(updates: Array(written.values), removals: removals, insertions: insertions))
     }
 
     /// The window held, read again: the items of each page held when the store still has every one of

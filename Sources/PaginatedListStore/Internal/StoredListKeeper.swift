@@ -45,14 +45,18 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
     let list = Locked<WeakList<Item, Failure>>(WeakList())
     /// The feed as the change bus names it.
     let busName: FeedName
+    /// Hands the list a change of the store (made where `Item` is known: see the view model's initialiser).
+    let follow: @Sendable (PaginatedListViewModel<Item, Failure>, FollowedChange<Item, Failure>) -> Void
 
     var store: PagingStore { feed.store }
 
     init(
         feed: StoredFeed<Item>, remote: Remote, revalidation: Revalidation,
-        remoteFailure: @escaping @Sendable (Remote.Failure) -> Failure, storeFailure: @escaping @Sendable (StoreError) -> Failure
+        remoteFailure: @escaping @Sendable (Remote.Failure) -> Failure, storeFailure: @escaping @Sendable (StoreError) -> Failure,
+        follow: @escaping @Sendable (PaginatedListViewModel<Item, Failure>, FollowedChange<Item, Failure>) -> Void
     ) {
         self.feed = feed
+        self.follow = follow
         self.remote = remote
         self.revalidation = revalidation
         self.remoteFailure = remoteFailure

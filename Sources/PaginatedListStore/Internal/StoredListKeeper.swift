@@ -136,7 +136,8 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
             : try tables.neighbour(of: row.seq, in: feedRow.id, on: .below) != nil || row.links.next != nil
         let origin = Origin(row: id)
         let page = ListPage(items: items, previous: above ? neighbour(of: origin, .above) : nil,
-                            next: below ? neighbour(of: origin, .below) : nil, diagnostics: [], origin: origin)
+                            next: below ? neighbour(of: origin, .below) : nil, diagnostics: [], origin: origin,
+                            totalCount: try tables.totalCount(of: feedRow.id))
         return (page, row.fetchedAt)
     }
 

@@ -77,7 +77,10 @@ extension PaginatedListViewModel {
     public func sections<Key: Hashable & Sendable>(
         by key: @escaping @Sendable (Item) -> Key
     ) -> Property<[ListSection<Key, Item>]> {
-        SectionsFollower(viewModel: self, key: key).property
+        let sections = MutableProperty<[ListSection<Key, Item>]>([])
+        // The follower lives as long as its observations of the view model; it holds `sections` weakly.
+        _ = SectionsFollower(viewModel: self, key: key, output: sections)
+        return Property(sections)
     }
 }
 
@@ -105,14 +108,12 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
     private weak var output: MutableProperty<[Section]>?
     /// The observations of the view model, disposed when the follower stops.
     private let observations = CompositeDisposable()
-    /// What `sections(by:)` returns (holding `output`).
-    let property: Property<[Section]>
 
-    init(viewModel: PaginatedListViewModel<Item, Failure>, key: @escaping @Sendable (Item) -> Key) {
+    /// Follows `viewModel`'s items grouped by `key` into `output`, until nobody holds `output`.
+    init(viewModel: PaginatedListViewModel<Item, Failure>, key: @escaping @Sendable (Item) -> Key,
+         output mutable: MutableProperty<[Section]>) {
         self.key = key
-        let mutable = MutableProperty<[Section]>([])
         output = mutable
-        property = Property(mutable)
         let core = viewModel.core
         // Observed first, so that a transition delivered while the items held are grouped is not lost: its
         // changes then apply to a grouping that already has them, the counts disagree, and the follower
@@ -367,7 +368,7 @@ struct SectionGrouping<Key: Hashable & Sendable> {
             }
         }
         // New runs at the very top are numbered upwards from the topmost; the others, downwards.
-        let atTop = first == 0 && range.lowerBound == 0
+        let atTop = first == 0 && range.lowerBound == 0 && total > 0
         for index in atTop ? Array(merged.indices.reversed()) : Array(merged.indices) where merged[index].occurrence == nil {
             merged[index].occurrence = newOccurrence(of: merged[index].key, atTop: atTop)
         }

@@ -141,10 +141,10 @@ struct SectionsModelTests {
     /// moves, batch patches, `fillGap()`), 24 steps each, checked the same way.
     @Test func fourThousandSequencesOfRefreshesMovesAndPatchesKeepSectionsEqualToAGroupingFromScratch() {
         var coverage = SectionsSession<RefreshSession>.Coverage()
-        let ranAll = runSeededSequences(SectionsSession<RefreshSession>.self, base: 0x5EC_7106, count: 4_000, steps: 24,
-                                        filter: "SectionsModelTests") { session in
+        let ranAll: Bool = runSeededSequences(SectionsSession<RefreshSession>.self, base: 0x5EC_7106, count: 4_000, steps: 24,
+                                        filter: "SectionsModelTests", finished: { session in
             coverage.kinds.merge(session.coverage.kinds, uniquingKeysWith: +)
-        }
+        })
         guard ranAll else { return }
         for kind in ["appended", "inserted", "removed", "updated", "moved", "reset"] {
             #expect(coverage.kinds[kind, default: 0] >= 100, "\(kind): \(coverage)")

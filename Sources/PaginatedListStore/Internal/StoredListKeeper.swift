@@ -230,7 +230,8 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
                     fetchedAt: store.now().timeIntervalSinceReferenceDate, validators: keyed.validators,
                     totalCount: keyed.totalCount))
                 return ListPage(items: keyed.items, previous: keyed.previous == nil ? nil : neighbour(of: origin, .above),
-                                next: keyed.next == nil ? nil : neighbour(of: origin, .below), diagnostics: [], origin: origin)
+                                next: keyed.next == nil ? nil : neighbour(of: origin, .below), diagnostics: [], origin: origin,
+                                totalCount: keyed.totalCount)
             } catch {
                 throw storeFailure(error)
             }
@@ -266,7 +267,8 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
             let origin = Origin(row: written.page)
             return ListPage(items: written.rows.map { keyed.items[$0] },
                             previous: written.above ? neighbour(of: origin, .above) : nil,
-                            next: written.below ? neighbour(of: origin, .below) : nil, diagnostics: [], origin: origin)
+                            next: written.below ? neighbour(of: origin, .below) : nil, diagnostics: [], origin: origin,
+                            totalCount: keyed.totalCount)
         case let .filled(page):
             // Another list wrote the page meanwhile: the list shows what is stored.
             return try store.database.read { connection throws(StoreError) in

@@ -74,6 +74,7 @@ extension PaginatedListViewModel {
     /// Call it where the view model's properties are read (on its scheduler, the main thread by default):
     /// the property starts from the items held at the call. It keeps working while both the view model and
     /// the returned property are held; dropping the property stops the grouping.
+    @inlinable
     public func sections<Key: Hashable & Sendable>(
         by key: @escaping @Sendable (Item) -> Key
     ) -> Property<[ListSection<Key, Item>]> {
@@ -86,30 +87,38 @@ extension PaginatedListViewModel {
 
 /// Keeps the sections of a view model's list up to date from its `changes` (see `Docs/Internals.md`,
 /// "Sections").
+// Inlinable, with `SectionGrouping`: a client's `sections(by:)` specialises the follower for its `Item` and
+// `Key` (unspecialised, each transition looked up generic metadata dozens of times: `Benchmarks sections`).
+@usableFromInline
 final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
-    typealias Section = ListSection<Key, Item>
+    @usableFromInline typealias Section = ListSection<Key, Item>
 
     /// What the follower keeps between transitions.
+    @usableFromInline
     struct State {
         /// The changes of the transition being delivered, in order.
-        var pending: [ItemListChange] = []
+        @usableFromInline var pending: [ItemListChange] = []
         /// The `items` snapshot of that transition.
-        var snapshot: ItemList<Item>?
+        @usableFromInline var snapshot: ItemList<Item>?
         /// The grouping's bookkeeping; `nil` while a transition is being applied (taken out of the lock).
-        var grouping: SectionGrouping<Key>? = SectionGrouping()
+        @usableFromInline var grouping: SectionGrouping<Key>? = SectionGrouping()
+
+        @inlinable
+        init() {}
     }
 
     /// Guards `state`.
-    private let lock = Lock()
+    @usableFromInline let lock = Lock()
     /// Guarded by `lock`.
-    private var state = State()
-    private let key: @Sendable (Item) -> Key
+    @usableFromInline var state = State()
+    @usableFromInline let key: @Sendable (Item) -> Key
     /// The published sections; the follower stops when nobody holds them any more.
-    private weak var output: MutableProperty<[Section]>?
+    @usableFromInline weak var output: MutableProperty<[Section]>?
     /// The observations of the view model, disposed when the follower stops.
-    private let observations = CompositeDisposable()
+    @usableFromInline let observations = CompositeDisposable()
 
     /// Follows `viewModel`'s items grouped by `key` into `output`, until nobody holds `output`.
+    @inlinable
     init(viewModel: PaginatedListViewModel<Item, Failure>, key: @escaping @Sendable (Item) -> Key,
          output mutable: MutableProperty<[Section]>) {
         self.key = key
@@ -128,16 +137,17 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
             observations.add(observation)
         }
         let items = core.items.value
-        let runs = Self.runs(of: items[...], key: key)
+        let runs = Self.runs(of: items, in: 0 ..< items.count, key: key)
         var grouping = lock.locked { state.grouping.take()! }
         mutable.modify { sections in grouping.rebuild(&sections, runs: runs, from: items) }
         lock.locked { state.grouping = grouping }
     }
 
-    /// The consecutive runs of equal keys of `items`.
-    static func runs<C: Collection>(of items: C, key: (Item) -> Key) -> [SectionGrouping<Key>.Run] where C.Element == Item {
+    /// The consecutive runs of equal keys of the items of `list` in `range`. O(k) for k items, a leaf at a time.
+    @inlinable
+    static func runs(of list: ItemList<Item>, in range: Range<Int>, key: (Item) -> Key) -> [SectionGrouping<Key>.Run] {
         var runs: [SectionGrouping<Key>.Run] = []
-        for item in items {
+        list.forEach(in: range) { item in
             let itemKey = key(item)
             if let last = runs.last, last.key == itemKey {
                 runs[runs.count - 1].count += 1
@@ -149,7 +159,8 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
     }
 
     /// The transition's last delivery: applies its changes to the sections and publishes them once.
-    private func finishTransition() {
+    @inlinable
+    func finishTransition() {
         guard let output else {
             observations.dispose()
             return
@@ -163,7 +174,7 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
         let steps = changes.map { change -> SectionGrouping<Key>.Step in
             switch change {
             case let .appended(range), let .inserted(range):
-                .insert(at: range.lowerBound, Self.runs(of: snapshot[range], key: key))
+                .insert(at: range.lowerBound, Self.runs(of: snapshot, in: range, key: key))
             case let .removed(offsets):
                 .remove(offsets)
             case let .updated(offsets):
@@ -171,14 +182,14 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
             case let .moved(from, to):
                 .move(from: from, to: to)
             case .reset:
-                .rebuild(Self.runs(of: snapshot[...], key: key))
+                .rebuild(Self.runs(of: snapshot, in: 0 ..< snapshot.count, key: key))
             }
         }
         var grouping = lock.locked { state.grouping.take()! }
         let agrees = output.modify { sections in grouping.apply(steps, to: &sections, from: snapshot) }
         if !agrees {
             // A transition raced the first grouping (see `init`): group the snapshot again.
-            let runs = Self.runs(of: snapshot[...], key: key)
+            let runs = Self.runs(of: snapshot, in: 0 ..< snapshot.count, key: key)
             output.modify { sections in grouping.rebuild(&sections, runs: runs, from: snapshot) }
         }
         lock.locked { state.grouping = grouping }
@@ -191,14 +202,23 @@ extension SectionsFollower: @unchecked Sendable {}
 
 /// The bookkeeping of a list grouped into sections: where each section ends, and the occurrences given to
 /// each key. It edits the published array of sections in place (see `Docs/Internals.md`, "Sections").
+@usableFromInline
 struct SectionGrouping<Key: Hashable & Sendable> {
     /// A run of `count` consecutive items with the same key.
+    @usableFromInline
     struct Run: Equatable {
-        var key: Key
-        var count: Int
+        @usableFromInline var key: Key
+        @usableFromInline var count: Int
+
+        @inlinable
+        init(key: Key, count: Int) {
+            self.key = key
+            self.count = count
+        }
     }
 
     /// One change of the list, its keys read.
+    @usableFromInline
     enum Step {
         /// Items inserted at an offset, as runs.
         case insert(at: Int, [Run])
@@ -213,16 +233,34 @@ struct SectionGrouping<Key: Hashable & Sendable> {
     }
 
     /// The offset just past each section, in order: `ends[i]` is the end of section `i`.
-    private(set) var ends: [Int] = []
+    @usableFromInline var ends: [Int] = []
     /// The occurrences given so far to each key: the lowest and the highest.
-    private var occurrences: [Key: (low: Int, high: Int)] = [:]
+    @usableFromInline var occurrences: [Key: Occurrences] = [:]
     /// The sections whose `items` must be cut again from the snapshot at the end of the transition.
-    private var dirty: [Int] = []
+    @usableFromInline var dirty: [Int] = []
+
+    /// The lowest and the highest occurrence given to a key.
+    @usableFromInline
+    struct Occurrences {
+        @usableFromInline var low: Int
+        @usableFromInline var high: Int
+
+        @inlinable
+        init(low: Int, high: Int) {
+            self.low = low
+            self.high = high
+        }
+    }
+
+    @inlinable
+    init() {}
 
     /// The number of items the sections cover.
+    @inlinable
     var count: Int { ends.last ?? 0 }
 
     /// Replaces `sections` by the sections of `runs`, numbered afresh, cut from `items`. O(n).
+    @inlinable
     mutating func rebuild<Item>(_ sections: inout [ListSection<Key, Item>], runs: [Run], from items: ItemList<Item>) {
         occurrences = [:]
         dirty = []
@@ -243,6 +281,7 @@ struct SectionGrouping<Key: Hashable & Sendable> {
     /// Applies one transition's steps to `sections` and cuts the touched sections from `snapshot`, the list
     /// after them. Returns whether the result covers exactly `snapshot` (false: the steps did not fit, and
     /// the caller groups the snapshot again).
+    @inlinable
     mutating func apply<Item>(
         _ steps: [Step], to sections: inout [ListSection<Key, Item>], from snapshot: ItemList<Item>
     ) -> Bool {
@@ -292,6 +331,7 @@ struct SectionGrouping<Key: Hashable & Sendable> {
     }
 
     /// The index of the section holding item `offset` (in `0 ..< count`). O(log sections).
+    @inlinable
     func section(containing offset: Int) -> Int {
         var low = 0, high = ends.count - 1
         while low < high {
@@ -301,37 +341,49 @@ struct SectionGrouping<Key: Hashable & Sendable> {
         return low
     }
 
-    private mutating func markDirty(_ index: Int) {
+    @inlinable
+    mutating func markDirty(_ index: Int) {
         if !dirty.contains(index) { dirty.append(index) }
     }
 
     /// A new occurrence of `key`: below every one given (a run that appears at the top), else above.
-    private mutating func newOccurrence(of key: Key, atTop: Bool) -> Int {
+    @inlinable
+    mutating func newOccurrence(of key: Key, atTop: Bool) -> Int {
         guard let given = occurrences[key] else {
-            occurrences[key] = (0, 0)
+            occurrences[key] = Occurrences(low: 0, high: 0)
             return 0
         }
         if atTop {
-            occurrences[key] = (given.low - 1, given.high)
+            occurrences[key] = Occurrences(low: given.low - 1, high: given.high)
             return given.low - 1
         }
-        occurrences[key] = (given.low, given.high + 1)
+        occurrences[key] = Occurrences(low: given.low, high: given.high + 1)
         return given.high + 1
     }
 
     /// One piece of the sections a replacement leaves: a run, the id it keeps (if it keeps one), and the
     /// old section it is, unchanged (if it is one).
-    private struct Piece {
-        var key: Key
-        var count: Int
-        var occurrence: Int?
-        var unchanged: Int?
+    @usableFromInline
+    struct Piece {
+        @usableFromInline var key: Key
+        @usableFromInline var count: Int
+        @usableFromInline var occurrence: Int?
+        @usableFromInline var unchanged: Int?
+
+        @inlinable
+        init(key: Key, count: Int, occurrence: Int?, unchanged: Int?) {
+            self.key = key
+            self.count = count
+            self.occurrence = occurrence
+            self.unchanged = unchanged
+        }
     }
 
     /// Replaces the items at `range` (offsets in the list now) by `runs`: the sections around the range
     /// are cut and merged, the ones that live keep their ids, new runs get new ones. O(sections touched +
     /// runs), plus moving the sections below in the array and their ends.
-    private mutating func replace<Item>(_ range: Range<Int>, with runs: [Run], in sections: inout [ListSection<Key, Item>]) {
+    @inlinable
+    mutating func replace<Item>(_ range: Range<Int>, with runs: [Run], in sections: inout [ListSection<Key, Item>]) {
         let total = count
         // The sections touched: the one above the range's first item, through the one holding the item after it.
         let first = range.lowerBound > 0 ? section(containing: range.lowerBound - 1) : 0
@@ -409,6 +461,7 @@ struct SectionGrouping<Key: Hashable & Sendable> {
 extension ItemList {
     /// The items in `range`, as a list that shares this list's nodes but the O(log n) on the range's
     /// edges. O(log n).
+    @inlinable
     func extracting(_ range: Range<Int>) -> ItemList {
         precondition(range.lowerBound >= 0 && range.upperBound <= count,
                      "ItemList range \(range) out of bounds 0..<\(count)")

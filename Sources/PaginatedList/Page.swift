@@ -29,8 +29,8 @@ public struct Page<Item, Failure: Error> {
 
     /// A page of `items` between what `previous` and `next` produce (`nil`: nothing on that side; by
     /// default nothing comes before it), with what its source corrected while loading it (`diagnostics`,
-    /// none by default) and how many items the whole feed holds if the server said (`totalCount`, a
-    /// count of 0 or more; `nil` by default: not said).
+    /// none by default) and how many items the whole feed holds if the server said (`totalCount`; `nil`
+    /// by default: not said; a negative count, such as a server's -1 for "unknown", is kept as `nil`).
     public init(
         items: [Item],
         previous: Producer<Page<Item, Failure>, Failure>? = nil,
@@ -51,12 +51,12 @@ public struct Page<Item, Failure: Error> {
         origin: (any PageOrigin)?,
         totalCount: Int? = nil
     ) {
-        precondition(totalCount.map { $0 >= 0 } ?? true, "Page.totalCount \(totalCount ?? 0) is negative")
         self.items = items
         self.previous = previous
         self.next = next
         self.diagnostics = diagnostics
         self.origin = origin
-        self.totalCount = totalCount
+        // A negative count (a server's -1 for "unknown") says nothing.
+        self.totalCount = totalCount.flatMap { $0 >= 0 ? $0 : nil }
     }
 }

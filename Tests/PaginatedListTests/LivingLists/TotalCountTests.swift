@@ -63,6 +63,13 @@ struct TotalCountTests {
         #expect(viewModel.totalCount.value == 11)
     }
 
+    @Test func aNegativeTotalSaysNothing() {
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) { totalChain([[1], [2]], totals: [12, -1]) }
+        viewModel.loadNextPage()
+        viewModel.loadNextPage()
+        #expect(viewModel.totalCount.value == 12)
+    }
+
     @Test func resetClearsTheTotal() {
         let viewModel = PostViewModel(scheduler: ImmediateScheduler()) { totalChain([[1]], totals: [3]) }
         viewModel.loadNextPage()

@@ -5,8 +5,9 @@ import Signals
 ///
 /// Two runs may share a key (`[A, B, A]`): `id` tells them apart and stays the same while the run lives,
 /// so a view keeps its section (and its scroll position, its expanded state) while rows land in it or
-/// leave it. `items` shares its storage with the view model's list: a section costs O(log n) memory, not a
-/// copy of its rows.
+/// leave it. `items` shares its storage with the view model's list: a section longer than a leaf of the
+/// list (16 to 128 items, by size) costs O(log n) memory, not a copy of its rows; a shorter one is one leaf
+/// of its own.
 public struct ListSection<Key: Hashable & Sendable, Item>: Identifiable {
     /// What tells a section apart from every other section of the same list: its key, and which run of
     /// that key it is.
@@ -461,6 +462,9 @@ struct SectionGrouping<Key: Hashable & Sendable> {
 extension ItemList {
     /// The items in `range`, as a list that shares this list's nodes but the O(log n) on the range's
     /// edges. O(log n).
+    ///
+    /// A range that fits in a leaf is copied into one new leaf instead: cutting the tree at its ends would
+    /// copy the same items into the partial leaves at both ends, and make O(log n) inner nodes besides.
     @inlinable
     func extracting(_ range: Range<Int>) -> ItemList {
         precondition(range.lowerBound >= 0 && range.upperBound <= count,
@@ -468,6 +472,21 @@ extension ItemList {
         if range.isEmpty { return ItemList() }
         if range.count == count { return self }
         guard let tree else { return ItemList() }
+        if range.count <= ItemListLeaf<Item>.maxCount {
+            let copy = ItemListLeaf<Item>.make(capacity: range.count)
+            copy.update { copy in
+                var position = range.lowerBound
+                while position < range.upperBound {
+                    let (source, offset) = leaf(at: position)
+                    position += source.read { source in
+                        let end = Swift.min(source.count, offset + range.upperBound - position)
+                        copy.append(copying: UnsafeBufferPointer(rebasing: source.items[offset ..< end]))
+                        return end - offset
+                    }
+                }
+            }
+            return ItemList(tree: ItemListTree(leaf: copy))
+        }
         let below = ItemListTree.split(tree, at: range.upperBound).0
         return ItemList(tree: below.flatMap { ItemListTree.split($0, at: range.lowerBound).1 })
     }

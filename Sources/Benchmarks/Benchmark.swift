@@ -80,6 +80,7 @@ let allSuites: [any BenchmarkSuite.Type] = [
     ItemListBenchmarks.self,
     LivingListBenchmarks.self,
     StoreBenchmarks.self,
+    SectionsBenchmarks.self,
 ]
 
 /// What observers add their values into: cheap, and opaque to the optimiser.

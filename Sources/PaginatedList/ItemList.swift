@@ -462,6 +462,22 @@ extension ItemList {
         }
     }
 
+    /// Calls `body` with each item in `range`, in order: O(log n) per leaf, O(1) per item.
+    @inlinable
+    func forEach(in range: Range<Int>, _ body: (Item) -> Void) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count,
+                     "ItemList range \(range) out of bounds 0..<\(count)")
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let (leaf, offset) = leaf(at: position)
+            position += leaf.read { leaf in
+                let end = Swift.min(leaf.count, offset + range.upperBound - position)
+                for index in offset ..< end { body(leaf[index]) }
+                return end - offset
+            }
+        }
+    }
+
     /// Calls `body` with each leaf's items, in order. O(n).
     @inlinable
     func forEachLeaf(_ body: (UnsafeBufferPointer<Item>) -> Void) {

@@ -40,6 +40,9 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     public private(set) var lastError: Failure?
     /// Whether the last page is held (`loadStates.append.isComplete`): the view model's `exhausted`.
     public private(set) var exhausted: Bool
+    /// How many items the feed holds, as the server last said (the view model's `totalCount`): "1,284
+    /// results". `nil` when no page said.
+    public private(set) var totalCount: Int?
 
     /// The view model this mirror shows: for what the mirror does not forward (edits, `reset()`, `changes`).
     @ObservationIgnored public let viewModel: PaginatedListViewModel<Item, Failure>
@@ -69,6 +72,7 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         loading = state.loadStates.isLoading
         lastError = state.lastError
         exhausted = state.loadStates.append.isComplete
+        totalCount = state.totalCount
         shown = Shown(state)
         repeatRefresh = { [viewModel] in viewModel.refresh() }
         observation.inner = viewModel.core.mirrorChanged.output.observeValues { [weak self] _ in
@@ -190,6 +194,7 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         set(\.gap, state.gap)
         set(\.loading, states.isLoading)
         set(\.exhausted, states.append.isComplete)
+        set(\.totalCount, state.totalCount)
         shown = Shown(state)
         endSettledRefreshes()
     }
@@ -270,6 +275,8 @@ extension ObservablePaginatedList {
     /// The rows of a list: `items`, each with its index, as a random-access collection.
     public struct Rows: RandomAccessCollection {
         let items: ItemList<Item>
+        /// The index in the whole list of `items`' first item (a section's rows start below the others').
+        var offset = 0
 
         /// The index of the first row, 0.
         public var startIndex: Int { items.startIndex }
@@ -277,7 +284,7 @@ extension ObservablePaginatedList {
         public var endIndex: Int { items.endIndex }
 
         /// The row at `index`, which must be in `startIndex ..< endIndex`.
-        public subscript(index: Int) -> Row { Row(index: index, item: items[index]) }
+        public subscript(index: Int) -> Row { Row(index: offset + index, item: items[index]) }
     }
 }
 

@@ -114,6 +114,14 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
     public let gap: Property<Int?>
     /// Each mutation of `items`, sent right after `items` changes (same transition), for batch updates.
     public let changes: Signal<ItemListChange, Never>
+    /// How many items the whole feed holds, as the server said with the latest page that said it
+    /// (`Page.totalCount`: a page-number total, a JSON:API `meta` count, a source's own count); `nil` until
+    /// a page says, and again after `reset()`.
+    ///
+    /// A page that does not say leaves it as it was (a server that sends the total with its first page
+    /// only); a refresh's page that says replaces it; a `maxPages` drop leaves it (it counts the feed, not
+    /// the items held). Sends only when it changes, in the same transition as the page's `items`.
+    public var totalCount: Property<Int?> { Property(core.totalCount) }
     /// What the view model noticed and handled: misbehaving producers, stale pages, source corrections.
     public let diagnostics: Signal<PaginatedListDiagnostic, Never>
 

@@ -60,10 +60,17 @@ public struct HTTPPageSource<Item: Decodable & Sendable>: PaginatedListDependenc
     /// or the first of `items`, `data`, `results`), errors in a `200` read by `errorEnvelope` (by default
     /// a non-null `error` key); drops items an earlier page of the chain delivered by `deduplication`
     /// (`.automatic`: by `id` when `Item` is `Identifiable`, else none).
+    ///
+    /// `totalCount` names where a body says how many items the feed holds (`"meta.total"`), shown on the
+    /// view model's `totalCount`: a missing or `null` value says nothing, any other value than a count
+    /// fails the page with `.decoding` at that key. `nil` (the default): `.pageNumber` and `.offset` show
+    /// the total they read (named there, or the first of `total`, `total_count`, `total_items`, `count`,
+    /// `meta.total`, `meta.count`, `meta.total_count`); the styles that follow the server show none.
     public init(client: HTTPClient = HTTPClient(), url: URL, paging: HTTPPagination, items: JSONPath? = nil,
-                errorEnvelope: HTTPErrorEnvelope = .errorKey(), deduplication: DuplicatePolicy<Item> = .automatic) {
+                errorEnvelope: HTTPErrorEnvelope = .errorKey(), deduplication: DuplicatePolicy<Item> = .automatic,
+                totalCount: JSONPath? = nil) {
         let reader = PageReader<Item>(client: client, url: url, pagination: paging, items: items, envelope: errorEnvelope,
-                                      version: HTTPFirstPageVersion())
+                                      version: HTTPFirstPageVersion(), total: totalCount)
         self.init(reader: reader, deduplication: deduplication) {
             reader.style.firstPage(reader, deduplication: deduplication)
         }
@@ -106,11 +113,13 @@ extension HTTPPageSource where Item: Identifiable, Item.ID: Sendable {
     /// `errorEnvelope`; drops items an earlier page of the chain delivered by `deduplication` (`.automatic`:
     /// by `id`). With `.offset` and a policy by id (`.automatic`, `.byID`) it corrects for a feed that
     /// changes while it is paged (see `OffsetSource`); under `.byKey` or `.keepAll` it steps the offsets by
-    /// `limit`, as for items that are not `Identifiable`.
+    /// `limit`, as for items that are not `Identifiable`. `totalCount`: where a body says how many items
+    /// the feed holds, as for the other initialiser.
     public init(client: HTTPClient = HTTPClient(), url: URL, paging: HTTPPagination, items: JSONPath? = nil,
-                errorEnvelope: HTTPErrorEnvelope = .errorKey(), deduplication: DuplicatePolicy<Item> = .automatic) {
+                errorEnvelope: HTTPErrorEnvelope = .errorKey(), deduplication: DuplicatePolicy<Item> = .automatic,
+                totalCount: JSONPath? = nil) {
         let reader = PageReader<Item>(client: client, url: url, pagination: paging, items: items, envelope: errorEnvelope,
-                                      version: HTTPFirstPageVersion())
+                                      version: HTTPFirstPageVersion(), total: totalCount)
         self.init(reader: reader, deduplication: deduplication) {
             reader.style.identifiableFirstPage(reader, deduplication: deduplication)
         }

@@ -14,12 +14,16 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
     let items: JSONPath?
     let envelope: HTTPErrorEnvelope
     let version: HTTPFirstPageVersion
+    /// Where the body says how many items the feed holds, when the source names it (`HTTPPageSource`'s
+    /// `totalCount`).
+    var total: JSONPath? = nil
 
     /// How the API pages.
     var style: any PaginationStyle { pagination.style }
 
     private var plan: BodyPlan {
-        BodyPlan(items: items, lookups: style.lookups + envelope.lookups, lastItemField: style.lastItemField)
+        BodyPlan(items: items, lookups: style.lookups + envelope.lookups + [total].compactMap(\.self),
+                 lastItemField: style.lastItemField)
     }
 
     /// The URL of the page the list opens at.
@@ -51,7 +55,8 @@ struct PageReader<Item: Decodable & Sendable>: Sendable {
         if let failure = envelope.failure(in: body.values, response: response) { throw failure }
         switch body.items {
         case let .success(items):
-            return ReadPage(items: items, values: body.values, lastItemField: body.lastItemField, response: response)
+            return ReadPage(items: items, values: body.values, lastItemField: body.lastItemField, response: response,
+                            totalPath: total)
         case let .failure(.missing(path?)):
             throw HTTPError(kind: .decoding, response: response, reason: "missing key \(path) (the items)", keyPath: path.description)
         case .failure(.missing(nil)):

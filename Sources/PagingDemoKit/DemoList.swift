@@ -17,6 +17,8 @@ package final class DemoList: Sendable {
     /// The store's feed, with `--store`.
     package let stored: StoredFeed<Row>?
     private let churn: Int
+    /// The rows grouped by `Row.day`, for the headers (the simulated feed's rows only).
+    private let days: Property<[ListSection<Int, Row>]>?
     private let state: StateBox
     private let observations: [any Disposable]
 
@@ -46,6 +48,7 @@ package final class DemoList: Sendable {
     package init(options: DemoOptions, scheduler: any Scheduler) throws(StoreError) {
         (viewModel, feed, stored) = try options.makeList(scheduler: scheduler)
         churn = options.churn
+        days = feed == nil ? nil : viewModel.sections(by: { $0.day })
         var initial = State(screen: ListScreen(prefetchDistance: options.prefetch, startRow: options.start))
         initial.store = try stored.map { stored throws(StoreError) in StoreStatus(opened: try stored.info()) }
         let state = StateBox(initial)
@@ -158,8 +161,21 @@ package final class DemoList: Sendable {
         let gap = viewModel.gap.value
         return ListScreen.Window(
             prepend: viewModel.loadStates.value.prepend, gap: gap, missing: gap.flatMap { missing(at: $0, in: rows) },
-            dropped: maxPages == nil ? nil : state.withLock { $0.tally.dropped(holding: rows) }
+            dropped: maxPages == nil ? nil : state.withLock { $0.tally.dropped(holding: rows) },
+            headers: headers(), total: viewModel.totalCount.value
         )
+    }
+
+    /// The header above the first row of each day (`Row.day`), by row index: `[:]` over an HTTP endpoint.
+    private func headers() -> [Int: String] {
+        guard let days else { return [:] }
+        var headers: [Int: String] = [:]
+        var start = 0
+        for section in days.value {
+            headers[start] = "day \(section.key)"
+            start += section.items.count
+        }
+        return headers
     }
 
     /// The line's window: the cursor's row, the rows held, the gap, the rows dropped.

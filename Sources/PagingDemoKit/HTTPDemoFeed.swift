@@ -157,7 +157,8 @@ package struct HTTPDemoFeed: PaginatedListDependency, Sendable {
     ) -> Producer<Page<Row, FeedError>, FeedError> {
         page.mapError(FeedError.http).map { page in
             Page(items: page.items.map(numbers.row), previous: page.previous.map { converting($0, numbers) },
-                 next: page.next.map { converting($0, numbers) }, diagnostics: page.diagnostics)
+                 next: page.next.map { converting($0, numbers) }, diagnostics: page.diagnostics,
+                 totalCount: page.totalCount)
         }
     }
 

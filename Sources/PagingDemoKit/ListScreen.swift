@@ -86,7 +86,7 @@ package struct ListScreen: Sendable {
 
     /// The text and style of one screen line.
     package struct Line: Equatable, Sendable {
-        package enum Style: Equatable, Sendable { case title, rule, row, cursorRow, placeholder, gap, status, error, help }
+        package enum Style: Equatable, Sendable { case title, rule, row, cursorRow, header, placeholder, gap, status, error, help }
         package var text: String
         package var style: Style
     }
@@ -101,18 +101,26 @@ package struct ListScreen: Sendable {
         package var missing: Int?
         /// The rows dropped (loaded, and no longer held), with `--max-pages`; `nil` without a window.
         package var dropped: Int?
+        /// A header line above a row, by row index (the first row of each day).
+        package var headers: [Int: String]
+        /// How many rows the feed holds, as it last said (`PaginatedListViewModel.totalCount`).
+        package var total: Int?
 
-        package init(prepend: LoadState<FeedError> = .idle, gap: Int? = nil, missing: Int? = nil, dropped: Int? = nil) {
+        package init(prepend: LoadState<FeedError> = .idle, gap: Int? = nil, missing: Int? = nil, dropped: Int? = nil,
+                     headers: [Int: String] = [:], total: Int? = nil) {
             self.prepend = prepend
             self.gap = gap
             self.missing = missing
             self.dropped = dropped
+            self.headers = headers
+            self.total = total
         }
     }
 
     /// One line of the list part of the screen.
     private enum Entry: Equatable {
         case row(Int)
+        case header(String)
         case gap
         case earlier(String)
         case later(String)
@@ -136,6 +144,7 @@ package struct ListScreen: Sendable {
         if let earlier = Self.earlierPlaceholder(for: window.prepend, count: rows.count) { entries.append(.earlier(earlier)) }
         for index in 0 ..< rows.count {
             if index == window.gap { entries.append(.gap) }
+            if let header = window.headers[index] { entries.append(.header(header)) }
             entries.append(.row(index))
         }
         let later = Self.placeholder(for: loadStates.append, count: rows.count)
@@ -163,6 +172,8 @@ package struct ListScreen: Sendable {
                 let likes = row.likes > 0 ? "  +\(row.likes)" : ""
                 let text = "\(marker) #\(pad(row.id, to: 4))  \(row.title)\(likes)"
                 lines.append(Line(text: text, style: index == cursor ? .cursorRow : .row))
+            case let .header(text):
+                lines.append(Line(text: "  == \(text) ==", style: .header))
             case .gap:
                 let count = window.missing.map { "\($0) new item\($0 == 1 ? "" : "s")" } ?? "new items"
                 lines.append(Line(text: "  ~~ \(count) - press f ~~", style: .gap))
@@ -171,7 +182,8 @@ package struct ListScreen: Sendable {
             }
         }
         lines.append(Line(text: String(repeating: "-", count: width), style: .rule))
-        var statusLine = status(count: rows.count, loadStates: loadStates, lastError: lastError, dropped: window.dropped)
+        var statusLine = status(count: rows.count, loadStates: loadStates, lastError: lastError, dropped: window.dropped,
+                                total: window.total)
         if let note { statusLine.text += " | \(note)" }
         lines.append(statusLine)
         lines.append(Line(text: "j/k move  u like  d delete  n new  r refresh  f fill gap  t retry  x reload  q quit",
@@ -199,9 +211,10 @@ package struct ListScreen: Sendable {
         }
     }
 
-    private func status(count: Int, loadStates: LoadStates<FeedError>, lastError: FeedError?, dropped: Int?) -> Line {
+    private func status(count: Int, loadStates: LoadStates<FeedError>, lastError: FeedError?, dropped: Int?, total: Int?) -> Line {
         let held = dropped.map { "held, \($0) dropped" } ?? "loaded"
-        let position = count == 0 ? "no rows" : "row \(cursor + 1) of \(count) \(held)"
+        let inFeed = total.map { ", \($0) in the feed" } ?? ""
+        let position = count == 0 ? "no rows\(inFeed)" : "row \(cursor + 1) of \(count) \(held)\(inFeed)"
         if loadStates.isLoading { return Line(text: "loading... | \(position)", style: .status) }
         if let lastError { return Line(text: "error: \(lastError) (t: try again) | \(position)", style: .error) }
         if loadStates.append.isComplete {

@@ -57,6 +57,11 @@ package struct Row: Equatable, Sendable, Identifiable, Codable {
 
     /// The changing feed's item of this row.
     package var feedItem: ChangingFeed.Item { ChangingFeed.Item(id: id - 1) }
+
+    /// The day the simulated feed says the row was posted: rows 1-10 on day 1, 11-20 on day 2, and so on
+    /// (the field the demo's headers group rows by); 0 for a row numbered 0 or below (an HTTP row with a
+    /// string id).
+    package var day: Int { id > 0 ? (id - 1) / 10 + 1 : 0 }
 }
 
 /// Why a page load failed: in the simulated feed, or in a request to the HTTP endpoint.
@@ -163,6 +168,8 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
         let rows: [Row]
         let previousOffset: Int?
         let nextOffset: Int?
+        /// How many rows the feed had when it answered.
+        let total: Int?
     }
 
     /// The producer of the page that starts at `offset` (a multiple of `pageSize`).
@@ -172,11 +179,11 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
             let response = feed.page(number, size: pageSize, includeTotals: true)
             let end = offset + response.items.count
             return Delivery(rows: response.items.map(Row.init), previousOffset: offset > 0 ? offset - pageSize : nil,
-                            nextOffset: end < (response.totalItems ?? 0) ? end : nil)
+                            nextOffset: end < (response.totalItems ?? 0) ? end : nil, total: response.totalItems)
         }
         .map { [self] delivery in
             Page(items: delivery.rows, previous: delivery.previousOffset.map { page(at: $0) },
-                 next: delivery.nextOffset.map { page(at: $0) })
+                 next: delivery.nextOffset.map { page(at: $0) }, totalCount: delivery.total)
         }
     }
 

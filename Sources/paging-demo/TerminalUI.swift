@@ -110,6 +110,7 @@ enum TerminalUI {
         case .cursorRow: "7"        // reverse video
         case .placeholder: "33"     // yellow
         case .gap: "1;36"           // bold cyan
+        case .header: "1;34"        // bold blue
         case .error: "1;31"         // bold red
         case .row, .status: ""
         }

@@ -30,7 +30,8 @@ struct KeyedPageChain<Source: KeyedPageSource>: PaginatedListDependency {
         source.page(at: key).map { keyed in
             Page(items: keyed.items,
                  previous: keyed.previous.map { page(at: $0, of: source) },
-                 next: keyed.next.map { page(at: $0, of: source) })
+                 next: keyed.next.map { page(at: $0, of: source) },
+                 totalCount: keyed.totalCount)
         }
     }
 }

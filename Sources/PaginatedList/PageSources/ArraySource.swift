@@ -70,7 +70,8 @@ public struct ArraySource<Item: Sendable, Failure: Error>: PaginatedListDependen
             fetch: { [self] index in delivery(of: index, attempts) }, items: { slice, _ in slice }
         ) { [self] index, _, _, _ in
             let isLast = (index + 1) * pageSize >= items.count
-            return PageNeighbours(previous: index > 0 ? index - 1 : nil, next: isLast ? nil : index + 1)
+            return PageNeighbours(previous: index > 0 ? index - 1 : nil, next: isLast ? nil : index + 1,
+                                  totalCount: items.count)
         }
         return chain.firstPage(at: start / pageSize, deduplication.makeChain())
     }

@@ -11,6 +11,9 @@ public struct CursorResponse<Item, Cursor> {
     /// The cursor to pass for the page before this one, or `nil` if nothing comes before it (or the API
     /// gives no such cursor). `CursorSource` follows it for `loadPreviousPage()`.
     public var previousCursor: Cursor?
+    /// How many items the whole feed holds, if the API says (`PaginatedListViewModel.totalCount`); `nil`
+    /// when it does not. Only shown: cursors end the list.
+    public var totalCount: Int?
 
     /// A response with `items`, followed by the page `nextCursor` names (`nil`: the last page), with no
     /// page before it.
@@ -19,11 +22,12 @@ public struct CursorResponse<Item, Cursor> {
     }
 
     /// A response with `items`, between the pages `previousCursor` and `nextCursor` name (`nil`: nothing
-    /// on that side).
-    public init(items: [Item], previousCursor: Cursor?, nextCursor: Cursor?) {
+    /// on that side), and the feed's `totalCount` if the API says (`nil` by default).
+    public init(items: [Item], previousCursor: Cursor?, nextCursor: Cursor?, totalCount: Int? = nil) {
         self.items = items
         self.previousCursor = previousCursor
         self.nextCursor = nextCursor
+        self.totalCount = totalCount
     }
 }
 

@@ -13,7 +13,7 @@ extension CursorSource: KeyedPageSource where Cursor: Codable & Hashable {
             let source = CursorSource(start: cursor, deduplication: .keepAll, fetch: { fetch($0).map { response.record($0) } })
             return source.firstPage().map { page in
                 KeyedPage(items: page.items, previous: page.previous == nil ? nil : response.value?.previousCursor,
-                          next: page.next == nil ? nil : response.value?.nextCursor)
+                          next: page.next == nil ? nil : response.value?.nextCursor, totalCount: page.totalCount)
             }
         }
     }

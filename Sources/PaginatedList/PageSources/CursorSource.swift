@@ -57,7 +57,8 @@ public struct CursorSource<Item: Sendable, Cursor: Sendable, Failure: Error>: Pa
                 // A neighbour's place is a cursor (`.some`), never the `nil` that names the top of the list.
                 Self.onward(next, from: cursor, stalls: kept.isEmpty).map(Optional.some)
             }
-            return PageNeighbours(previous: neighbour(response.previousCursor), next: neighbour(response.nextCursor))
+            return PageNeighbours(previous: neighbour(response.previousCursor), next: neighbour(response.nextCursor),
+                                  totalCount: response.totalCount)
         }
         return chain.firstPage(at: start, deduplication.makeChain())
     }

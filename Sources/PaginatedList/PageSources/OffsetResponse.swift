@@ -13,12 +13,17 @@ public struct OffsetResponse<Item> {
     public var totalItems: Int?
     /// Whether items follow the window (`true`: a `next` link, `has_more`), if the server says.
     public var hasMore: Bool?
+    /// The feed's total to show on `PaginatedListViewModel.totalCount`, when it is given apart from
+    /// `totalItems` (which also settles the end of the list); `nil`: `totalItems` is shown.
+    public var totalCount: Int?
 
-    /// A window of `items` and, optionally, what the server says about the rest of the feed.
-    public init(items: [Item], totalItems: Int? = nil, hasMore: Bool? = nil) {
+    /// A window of `items` and, optionally, what the server says about the rest of the feed (`totalCount`:
+    /// a total only shown, see the property).
+    public init(items: [Item], totalItems: Int? = nil, hasMore: Bool? = nil, totalCount: Int? = nil) {
         self.items = items
         self.totalItems = totalItems
         self.hasMore = hasMore
+        self.totalCount = totalCount
     }
 
     /// Whether the server says items follow position `end` (just after the window's last item, for a

@@ -145,8 +145,10 @@ where Item.ID: Sendable {
             fetch: { [self] position in outcome(at: position) },
             items: { outcome, role in role == .above ? outcome.items.reversed() : outcome.items }
         ) { _, role, outcome, _ in
-            role == .above ? PageNeighbours(previous: outcome.next, diagnostics: outcome.diagnostics)
-                : PageNeighbours(previous: outcome.above, next: outcome.next, diagnostics: outcome.diagnostics)
+            role == .above
+                ? PageNeighbours(previous: outcome.next, diagnostics: outcome.diagnostics, totalCount: outcome.totalCount)
+                : PageNeighbours(previous: outcome.above, next: outcome.next, diagnostics: outcome.diagnostics,
+                                 totalCount: outcome.totalCount)
         }
         return chain.firstPage(at: Position(expected: start, ledger: SeenIDs(), generation: 0, drift: Drift(), skipped: [],
                                             side: .below, sides: ChainSides(), base: start, served: ServedSize()), .none)
@@ -208,6 +210,8 @@ where Item.ID: Sendable {
         /// For the start page: where the page above it starts.
         let above: Position?
         let diagnostics: [PaginatedListDiagnostic]
+        /// The feed's total as the page's last response that said it said (`OffsetResponse.totalItems`).
+        let totalCount: Int?
     }
 
     /// What the requests of the page at `position` come to.
@@ -331,6 +335,7 @@ where Item.ID: Sendable {
             switch event {
             case let .value(response):
                 var progress = progress
+                progress.totalCount = response.totalCount ?? response.totalItems ?? progress.totalCount
                 switch see(response, &progress) {
                 case let .sight(sight):
                     proceed(progress, observer, lifetime) { progress in
@@ -363,6 +368,7 @@ where Item.ID: Sendable {
             switch event {
             case let .value(response):
                 var progress = progress
+                progress.totalCount = response.totalCount ?? response.totalItems ?? progress.totalCount
                 progress.requests += 1
                 // A cap serves what it held back, up to its size: cut at that size again, it is confirmed (if not
                 // too small to infer). That, or an item not seen before (in the window or shown) after the first
@@ -465,6 +471,8 @@ where Item.ID: Sendable {
         /// The expected position when the current search began (for `.resynchronised(by:)`).
         var searchOrigin: Int?
         var requests = 0
+        /// The feed's total as the page's last response that said it said.
+        var totalCount: Int?
         var kept: [Item] = []
         /// The ordinals of the items kept by this page, continuing the ledger's.
         var keptOrdinals: [Item.ID: Int] = [:]
@@ -989,7 +997,8 @@ where Item.ID: Sendable {
             if duplicates > 0 { diagnostics.append(.sourceCorrection(.duplicatesDropped(count: duplicates))) }
             if outOfOrder > 0 { diagnostics.append(.sourceCorrection(.shownOutOfOrder(count: outOfOrder))) }
             if kept.isEmpty, !isLast, finding == .pushed { diagnostics.append(.sourceCorrection(.feedOutpaced)) }
-            return Outcome(items: items, next: next, above: abovePosition(items, isLast: isLast), diagnostics: diagnostics)
+            return Outcome(items: items, next: next, above: abovePosition(items, isLast: isLast), diagnostics: diagnostics,
+                           totalCount: totalCount)
         }
 
         /// For a start page below the top of the feed that holds items: where the page above it starts,

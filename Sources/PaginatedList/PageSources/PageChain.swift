@@ -82,7 +82,8 @@ final class PageChain<Item: Sendable, Failure: Error, Place: Sendable, Response>
             }
             let diagnostics = admission.dropped == 0 ? said.diagnostics
                 : [PaginatedListDiagnostic](droppedDuplicates: admission.dropped) + said.diagnostics
-            return Page(items: admission.kept, previous: previous, next: next, diagnostics: diagnostics)
+            return Page(items: admission.kept, previous: previous, next: next, diagnostics: diagnostics,
+                        totalCount: said.totalCount)
         }
     }
 }
@@ -98,9 +99,11 @@ enum PageChainRole: Sendable {
 }
 
 /// What a source says of a page of its `PageChain`: where the pages before and after it are (`nil`: none,
-/// or none that the source reloads), and what it reports besides the duplicates dropped.
+/// or none that the source reloads), what it reports besides the duplicates dropped, and how many items
+/// the feed holds if the response said (`Page.totalCount`).
 struct PageNeighbours<Place> {
     var previous: Place?
     var next: Place?
     var diagnostics: [PaginatedListDiagnostic] = []
+    var totalCount: Int? = nil
 }

@@ -15,13 +15,20 @@ public struct PageNumberResponse<Item> {
     /// Whether pages follow this one, if the server says (`true`: a `next` link, `has_more`; `false`: this
     /// page is the last).
     public var hasMore: Bool?
+    /// The feed's total to show on `PaginatedListViewModel.totalCount`, when it is given apart from
+    /// `totalItems` (which also settles the end of the list); `nil`: `totalItems` is shown. `totalPages`
+    /// alone is never shown as a count of items: the last page may be short, so it would be a guess.
+    public var totalCount: Int?
 
-    /// A response with `items` and, optionally, the server's totals and whether pages follow.
-    public init(items: [Item], totalPages: Int? = nil, totalItems: Int? = nil, hasMore: Bool? = nil) {
+    /// A response with `items` and, optionally, the server's totals and whether pages follow (`totalCount`:
+    /// a total only shown, see the property).
+    public init(items: [Item], totalPages: Int? = nil, totalItems: Int? = nil, hasMore: Bool? = nil,
+                totalCount: Int? = nil) {
         self.items = items
         self.totalPages = totalPages
         self.totalItems = totalItems
         self.hasMore = hasMore
+        self.totalCount = totalCount
     }
 }
 

@@ -16,7 +16,7 @@ extension PageNumberSource: KeyedPageSource {
             )
             return source.firstPage().map { page in
                 KeyedPage(items: page.items, previous: page.previous == nil ? nil : number - 1,
-                          next: page.next == nil ? nil : number + 1, totalCount: response.value?.totalItems)
+                          next: page.next == nil ? nil : number + 1, totalCount: page.totalCount)
             }
         }
     }

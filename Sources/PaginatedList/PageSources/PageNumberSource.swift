@@ -130,7 +130,7 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
         let back = Course(served: course.served)
         if role == .above {
             return PageNeighbours(previous: number > firstPageIndex ? Place(number: number - 1, course: course) : nil,
-                                  next: Place(number: number + 1, course: back))
+                                  next: Place(number: number + 1, course: back), totalCount: response.totalCount ?? response.totalItems)
         }
         var onward = course
         let last = ends(number, response, &onward)
@@ -148,7 +148,7 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
         case .below, .above: Place(number: number - 1, course: back)
         }
         return PageNeighbours(previous: previous, next: last ? nil : Place(number: number + 1, course: onward),
-                              diagnostics: diagnostics)
+                              diagnostics: diagnostics, totalCount: response.totalCount ?? response.totalItems)
     }
 
     /// Whether page `number` (its `response`) is the last; learns the page size the server serves, and

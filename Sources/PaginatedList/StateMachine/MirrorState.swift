@@ -19,6 +19,8 @@ struct MirrorState<Item, Failure: Error> {
     /// mirror did not see the `.loading` in between.
     @usableFromInline var failures = LoadFailures()
     @usableFromInline var gap: Int?
+    /// The view model's `totalCount`.
+    @usableFromInline var totalCount: Int?
     /// How many refresh commands the view model had run by this transition (see `MirrorMark`).
     @usableFromInline var refreshes: UInt64 = 0
 
@@ -29,8 +31,9 @@ struct MirrorState<Item, Failure: Error> {
     @inlinable
     mutating func advance(
         items newItems: ItemList<Item>?, loadStates newStates: LoadStates<Failure>, shapes: (old: LoadShape, new: LoadShape),
-        lastError: Failure?, gap: Int?, refreshes: UInt64
+        lastError: Failure?, gap: Int?, totalCount: Int?, refreshes: UInt64
     ) {
+        self.totalCount = totalCount
         sequence += 1
         if let newItems {
             items = newItems

@@ -186,6 +186,7 @@ extension PagingStateMachine {
             joinEpoch &+= 1   // this page rearranges the pages held: their joins no longer hold
             let record = PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next, origin: page.origin)
             let fresh = FreshPage(items: page.items, record: record)
+            if let total = page.totalCount { totalCount = total }
             var actions: [Action] = [.cutOff(load)]
             let (changes, then) = apply(fresh, progress: progress)
             if let (next, producer) = then {

@@ -57,12 +57,15 @@ struct PagingStateMachine<Item, Failure: Error> {
         @usableFromInline var lastError: Failure?
         /// The index of the first held item below the gap, if a gap is open.
         @usableFromInline var gap: Int?
+        /// How many items the feed holds, as the latest page that said it said (`nil`: no page said).
+        @usableFromInline var totalCount: Int?
 
         @inlinable
         init(
             items: ItemList<Item>?, changes: [ItemListChange], loadStates: LoadStates<Failure>, lastError: Failure?,
-            gap: Int?
+            gap: Int?, totalCount: Int?
         ) {
+            self.totalCount = totalCount
             self.items = items
             self.changes = changes
             self.loadStates = loadStates
@@ -197,6 +200,9 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// Bumped by every page a refresh applies: the joins of the pages held before it no longer hold
     /// (`PageRecord.joinedAbove`).
     @usableFromInline var joinEpoch = 0
+    /// The feed's total as the latest page that carried one said (`Page.totalCount`); `nil` until one does,
+    /// and again after `reset()`.
+    @usableFromInline var totalCount: Int?
     /// The requests that loaded the pages `maxPages` dropped above the first page held, nearest last.
     @usableFromInline var droppedAbove: [PageRequest<Item, Failure>] = []
     /// The requests that loaded the pages `maxPages` dropped below the last page held, nearest last.
@@ -312,6 +318,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         droppedAbove = []
         droppedBelow = []
         gap = nil
+        totalCount = nil
         let changes = store.removeAll()
         actions.insert(transition(changes), at: 0)
         return actions
@@ -487,6 +494,7 @@ struct PagingStateMachine<Item, Failure: Error> {
             changes = Self.replayable(changes, then: drops.changes, at: direction, finalCount: items.count)
         }
 
+        if let total = page.totalCount { totalCount = total }
         var actions = [transition(changes)]
         for diagnostic in page.diagnostics { actions.append(.report(diagnostic)) }
         actions.append(.cutOff(load))
@@ -735,7 +743,7 @@ struct PagingStateMachine<Item, Failure: Error> {
     func transition(_ changes: [ItemListChange] = []) -> Action {
         .publish(Transition(
             items: changes.isEmpty ? nil : items, changes: changes, loadStates: loadStates, lastError: lastError,
-            gap: gap?.index
+            gap: gap?.index, totalCount: totalCount
         ))
     }
 }

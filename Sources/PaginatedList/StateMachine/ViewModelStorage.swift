@@ -75,6 +75,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     @usableFromInline let exhausted: MutableProperty<Bool>
     @usableFromInline let loadStates: MutableProperty<LoadStates<Failure>>
     @usableFromInline let gap: MutableProperty<Int?>
+    @usableFromInline let totalCount: MutableProperty<Int?>
     @usableFromInline let changes = Signal<ItemListChange, Never>.pipe()
     /// Sends after everything else in each transition: an `ObservablePaginatedList` then reads
     /// `mirrorState`. A `Void` signal rather than a property of the whole state: staging it costs little
@@ -110,6 +111,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         @usableFromInline var shape = LoadShape.idle
         @usableFromInline var hasError = false
         @usableFromInline var gap: Int?
+        @usableFromInline var totalCount: Int?
     }
 
     init(
@@ -129,6 +131,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         exhausted = MutableProperty(false)
         loadStates = MutableProperty(.idle)
         gap = MutableProperty(nil)
+        totalCount = MutableProperty(nil)
     }
 
     /// What an `ObservablePaginatedList` shows, as of the last transition published. Any thread.
@@ -412,7 +415,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         lock.locked {
             mirrorValue.advance(
                 items: transition.items, loadStates: newStates, shapes: (old.shape, shape), lastError: transition.lastError,
-                gap: transition.gap, refreshes: refreshesStarted
+                gap: transition.gap, totalCount: transition.totalCount, refreshes: refreshesStarted
             )
         }
         published.shape = shape
@@ -425,6 +428,10 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         if old.hasError || hasError { staged.append(lastError.stage(transition.lastError)) }
         if old.shape != shape || shape.hasFailure { staged.append(loadStates.stage(newStates)) }
         if old.gap != transition.gap { staged.append(gap.stage(transition.gap)) }
+        if published.totalCount != transition.totalCount {
+            published.totalCount = transition.totalCount
+            staged.append(totalCount.stage(transition.totalCount))
+        }
         for change in transition.changes { staged.append(changes.input.stage(.value(change))) }
         staged.append(mirrorChanged.input.stage(.value(())))
         for delivery in staged { delivery?.deliver() }

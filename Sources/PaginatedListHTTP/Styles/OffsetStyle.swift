@@ -32,10 +32,12 @@ struct OffsetStyle: PaginationStyle {
     /// feed (its total, whether more follow) is passed on for a short window, where it tells a capped
     /// window from the end; a full window goes on regardless (so a total that means something else, the
     /// page's own count say, can never end the list early).
-    static func response<Item>(_ page: ReadPage<Item>, asked: Int) -> OffsetResponse<Item> {
-        guard page.items.count < asked else { return OffsetResponse(items: page.items) }
+    /// The feed's total the body says, whatever the window's length, is shown (`totalCount`).
+    static func response<Item>(_ page: ReadPage<Item>, asked: Int) throws(HTTPError) -> OffsetResponse<Item> {
+        let shown = try page.shownTotal(defaults: FeedExtent.itemTotals)
+        guard page.items.count < asked else { return OffsetResponse(items: page.items, totalCount: shown) }
         return OffsetResponse(items: page.items, totalItems: FeedExtent.first(FeedExtent.itemTotals, in: page),
-                              hasMore: FeedExtent.more(in: page))
+                              hasMore: FeedExtent.more(in: page), totalCount: shown)
     }
 
     /// The window of `size` items at `offset` of `reader`'s feed, or `nil` when the server answers that it
@@ -84,19 +86,27 @@ struct OffsetStyle: PaginationStyle {
             .flatMap(.concat) { [self] page -> Producer<PageNumberResponse<Item>, HTTPError> in
                 let items = page?.items ?? []
                 let window = held + items
-                guard items.count < asked else { return Producer(value: PageNumberResponse(items: window)) }
-                let response = page.map { Self.response($0, asked: asked) }
+                let response: OffsetResponse<Item>?
+                do throws(HTTPError) {
+                    response = try page.map { page throws(HTTPError) in try Self.response(page, asked: asked) }
+                } catch {
+                    return Producer(error: error)
+                }
+                guard items.count < asked else {
+                    return Producer(value: PageNumberResponse(items: window, totalCount: response?.totalCount))
+                }
                 let end = rest + items.count
                 switch response?.hasMore ?? response?.totalItems.map({ end < $0 }) {
                 case true?:
                     break
                 case false?:
-                    return Producer(value: PageNumberResponse(items: window, hasMore: false))
+                    return Producer(value: PageNumberResponse(items: window, hasMore: false, totalCount: response?.totalCount))
                 case nil:
                     // Nothing came, fewer than an answer of this window held, or no more than it held was
                     // asked: the end. Else the next request settles it.
                     if items.isEmpty || items.count < served || (served > 0 && asked <= served) {
-                        return Producer(value: PageNumberResponse(items: window, hasMore: false))
+                        return Producer(value: PageNumberResponse(items: window, hasMore: false,
+                                                                  totalCount: response?.totalCount))
                     }
                 }
                 return steppedWindow(reader, from: offset, size: size, isFirst: isFirst, held: window,
@@ -122,8 +132,8 @@ struct OffsetStyle: PaginationStyle {
         _ reader: PageReader<Item>
     ) -> OffsetSource<Item, HTTPError>.FetchResponse where Item.ID: Sendable {
         { [self] offset, size in
-            window(reader, at: offset, size: size, isFirst: offset == start && size == limit).map { page in
-                page.map { Self.response($0, asked: size) } ?? OffsetResponse(items: [])
+            window(reader, at: offset, size: size, isFirst: offset == start && size == limit).attemptMap { page throws(HTTPError) in
+                try page.map { page throws(HTTPError) in try Self.response(page, asked: size) } ?? OffsetResponse(items: [])
             }
         }
     }
@@ -149,16 +159,17 @@ struct OffsetStyle: PaginationStyle {
         let isFirst = key == nil
         let top = max(0, offset)
         let size = limit + min(0, offset)
-        return window(reader, at: top, size: size, isFirst: isFirst).map { [limit] page in
+        return window(reader, at: top, size: size, isFirst: isFirst).attemptMap { [limit] page throws(HTTPError) in
             let items = page?.items ?? []
-            let response = page.map { Self.response($0, asked: size) }
+            let response = try page.map { page throws(HTTPError) in try Self.response(page, asked: size) }
             let end = top + items.count
             let goesOn = items.count >= size || (!items.isEmpty
                 && (response?.hasMore ?? response?.totalItems.map { end < $0 } ?? true))
             let step = items.isEmpty || items.count >= size ? limit : items.count
             let validators = isFirst ? page.flatMap { PageValidators($0.response.validators) } : nil
             return KeyedPage(items: items, previous: top > 0 && !(isFirst && page == nil) ? .offset(top - step) : nil,
-                             next: goesOn ? .offset(end) : nil, totalCount: response?.totalItems, validators: validators)
+                             next: goesOn ? .offset(end) : nil, totalCount: response?.totalCount ?? response?.totalItems,
+                             validators: validators)
         }
     }
 }

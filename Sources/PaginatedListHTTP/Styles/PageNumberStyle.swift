@@ -47,10 +47,12 @@ struct PageNumberStyle: PaginationStyle {
         if totalItems != nil || totalPages != nil {
             let items = try totalItems.map { path throws(HTTPError) in try page.total(path) }
             let pages = try totalPages.map { path throws(HTTPError) in try page.total(path) }
-            return PageNumberResponse(items: page.items, totalPages: pages, totalItems: items, hasMore: more)
+            return PageNumberResponse(items: page.items, totalPages: pages, totalItems: items, hasMore: more,
+                                      totalCount: try page.shownTotal(defaults: []))
         }
         return PageNumberResponse(items: page.items, totalPages: FeedExtent.first(FeedExtent.pageTotals, in: page),
-                                  totalItems: FeedExtent.first(FeedExtent.itemTotals, in: page), hasMore: more)
+                                  totalItems: FeedExtent.first(FeedExtent.itemTotals, in: page), hasMore: more,
+                                  totalCount: try page.shownTotal(defaults: []))
     }
 
     /// `PageNumberSource`'s fetch. A page past the end (see `PageReader.read(_:isFirst:pastEndBelow:)`)

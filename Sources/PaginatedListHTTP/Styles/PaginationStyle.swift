@@ -73,7 +73,8 @@ extension FollowingStyle {
             let pageURL = cursor ?? firstURL(from: reader.url)
             return reader.read(pageURL, isFirst: cursor == nil).attemptMap { page throws(HTTPError) in
                 CursorResponse(items: page.items, previousCursor: try previous(of: page, at: pageURL, source: reader.url),
-                               nextCursor: try next(after: page, at: pageURL, source: reader.url))
+                               nextCursor: try next(after: page, at: pageURL, source: reader.url),
+                               totalCount: try page.shownTotal(defaults: []))
             }
         }
     }
@@ -93,7 +94,7 @@ extension FollowingStyle {
         }
         return CursorSource(fetch: fetch(reader)).page(at: url).map { page in
             KeyedPage(items: page.items, previous: page.previous.map(HTTPPageKey.url), next: page.next.map(HTTPPageKey.url),
-                      totalCount: nil, validators: url == nil ? reader.firstPageValidators() : nil)
+                      totalCount: page.totalCount, validators: url == nil ? reader.firstPageValidators() : nil)
         }
     }
 }

@@ -10,6 +10,8 @@ struct ReadPage<Item> {
     let values: [JSONPath: JSONValue]
     let lastItemField: JSONValue?
     let response: HTTPResponse
+    /// Where the source said the feed's total is (`HTTPPageSource`'s `totalCount`), if it said.
+    var totalPath: JSONPath? = nil
 }
 
 extension ReadPage: Sendable where Item: Sendable {}
@@ -39,6 +41,16 @@ extension ReadPage {
     func total(_ path: JSONPath) throws(HTTPError) -> Int {
         guard let value = values[path] else { throw missing(path, "the total") }
         guard let integer = value.integer else { throw wrong(path, "an integer", value) }
+        return integer
+    }
+
+    /// The feed's total to show (`Page.totalCount`): the integer at the key the source names, when it names
+    /// one (missing or `null`: the page does not say; any other kind of value fails the page with
+    /// `.decoding` at that key), else the first integer at `defaults`.
+    func shownTotal(defaults: [JSONPath]) throws(HTTPError) -> Int? {
+        guard let totalPath else { return FeedExtent.first(defaults, in: self) }
+        guard let value = values[totalPath], value != .null else { return nil }
+        guard let integer = value.integer, integer >= 0 else { throw wrong(totalPath, "a count of items", value) }
         return integer
     }
 

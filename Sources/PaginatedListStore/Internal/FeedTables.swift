@@ -414,6 +414,11 @@ struct FeedTables {
                            .integer(page), .real(fetchedAt), .text(validators?.etag), .text(validators?.lastModified), .integer(feed))
     }
 
+    /// The feed's total as the remote source last said (`KeyedPage.totalCount`); `nil` when it never did.
+    func totalCount(of feed: Int64) throws(StoreError) -> Int? {
+        try connection.integer("SELECT total_count FROM feeds WHERE id = ?", .integer(feed)).map { Int($0) }
+    }
+
     func setTotalCount(_ total: Int, of feed: Int64) throws(StoreError) {
         try connection.run("UPDATE feeds SET total_count = ? WHERE id = ?", .int(total), .integer(feed))
     }

@@ -140,7 +140,8 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
             : try tables.neighbour(of: row.seq, in: feedRow.id, on: .below) != nil || row.links.next != nil
         let origin = Origin(row: id)
         let page = ListPage(items: items, previous: above ? neighbour(of: origin, .above) : nil,
-                            next: below ? neighbour(of: origin, .below) : nil, diagnostics: [], origin: origin)
+                            next: below ? neighbour(of: origin, .below) : nil, diagnostics: [], origin: origin,
+                            totalCount: try tables.totalCount(of: feedRow.id))
         return (page, row.fetchedAt)
     }
 
@@ -233,7 +234,8 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
                     fetchedAt: store.now().timeIntervalSinceReferenceDate, validators: keyed.validators,
                     totalCount: keyed.totalCount))
                 return ListPage(items: keyed.items, previous: keyed.previous == nil ? nil : neighbour(of: origin, .above),
-                                next: keyed.next == nil ? nil : neighbour(of: origin, .below), diagnostics: [], origin: origin)
+                                next: keyed.next == nil ? nil : neighbour(of: origin, .below), diagnostics: [], origin: origin,
+                                totalCount: keyed.totalCount)
             } catch {
                 throw storeFailure(error)
             }
@@ -269,7 +271,8 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
             let origin = Origin(row: written.page)
             return ListPage(items: written.rows.map { keyed.items[$0] },
                             previous: written.above ? neighbour(of: origin, .above) : nil,
-                            next: written.below ? neighbour(of: origin, .below) : nil, diagnostics: [], origin: origin)
+                            next: written.below ? neighbour(of: origin, .below) : nil, diagnostics: [], origin: origin,
+                            totalCount: keyed.totalCount)
         case let .filled(page):
             // Another list wrote the page meanwhile: the list shows what is stored.
             return try store.database.read { connection throws(StoreError) in

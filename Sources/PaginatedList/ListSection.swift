@@ -1,0 +1,493 @@
+import Signals
+
+/// A run of consecutive items with equal keys (a date header and the rows under it), as
+/// `PaginatedListViewModel.sections(by:)` groups them.
+///
+/// Two runs may share a key (`[A, B, A]`): `id` tells them apart and stays the same while the run lives,
+/// so a view keeps its section (and its scroll position, its expanded state) while rows land in it or
+/// leave it. `items` shares its storage with the view model's list: a section longer than a leaf of the
+/// list (16 to 128 items, by size) costs O(log n) memory, not a copy of its rows; a shorter one is one leaf
+/// of its own.
+public struct ListSection<Key: Hashable & Sendable, Item>: Identifiable {
+    /// What tells a section apart from every other section of the same list: its key, and which run of
+    /// that key it is.
+    ///
+    /// `occurrence` counts the runs of `key` from the top: 0 for the first run of a key in a list grown
+    /// downwards, 1 for the next run of the same key, and so on. It is given when the run appears and kept
+    /// while the run lives, so it is unique among the sections held but is not renumbered: a run that
+    /// appears above every run of its key (a prepended page) gets one less than the topmost, which may be
+    /// negative; one that appears between two runs of its key (an inserted item splitting a run) gets one
+    /// more than the largest given so far. A list that empties, or is replaced whole (`.reset`), numbers
+    /// afresh from 0.
+    public struct ID: Hashable, Sendable {
+        /// The key every item of the section has.
+        public let key: Key
+        /// Which run of `key` the section is, counted from the top (see `ID`).
+        public let occurrence: Int
+
+        /// The identity of the `occurrence`th run of `key`.
+        public init(key: Key, occurrence: Int) {
+            self.key = key
+            self.occurrence = occurrence
+        }
+    }
+
+    /// The section's identity: its key and which run of that key it is.
+    public let id: ID
+    /// The key every item of the section has.
+    public var key: Key { id.key }
+    /// The section's items, in list order: never empty in a list `sections(by:)` publishes.
+    public let items: ItemList<Item>
+
+    /// A section `id` holding `items` (for tests and previews: `sections(by:)` makes its own).
+    public init(id: ID, items: ItemList<Item>) {
+        self.id = id
+        self.items = items
+    }
+}
+
+extension ListSection: Sendable where Item: Sendable {}
+
+extension ListSection: Equatable where Item: Equatable {
+    /// Whether both sections have the same id and equal items.
+    public static func == (lhs: ListSection, rhs: ListSection) -> Bool {
+        lhs.id == rhs.id && lhs.items == rhs.items
+    }
+}
+
+extension PaginatedListViewModel {
+    /// The items grouped into consecutive sections by `key` (a date header, a letter): updated per change,
+    /// not recomputed from the whole list.
+    ///
+    /// A section is a run of consecutive items whose keys are equal; two runs of one key are two sections
+    /// (`ListSection.ID` tells them apart, and stays the same while the run lives). The property follows
+    /// every change the view model publishes (pages appended and prepended, edits, refreshes, `maxPages`
+    /// drops, `reset()`), in the same transition: it sends once per transition that changes `items`,
+    /// after `changes`, and holds the sections of the `items` snapshot of that transition.
+    ///
+    /// Cost: grouping the items held when called is O(n). After that, a transition costs O(k) calls of
+    /// `key` for the k items it inserts or updates, O(log n) per section it touches (a touched section's
+    /// `items` is cut from the list, sharing its nodes), and moving the sections below the change in the
+    /// array (a prepend moves every section; an append, none). `key` is called on the view model's
+    /// scheduler, only for inserted and updated items (and every item after a `.reset` change); it must be
+    /// a pure function of the item.
+    ///
+    /// Call it where the view model's properties are read (on its scheduler, the main thread by default):
+    /// the property starts from the items held at the call. It keeps working while both the view model and
+    /// the returned property are held; dropping the property stops the grouping.
+    @inlinable
+    public func sections<Key: Hashable & Sendable>(
+        by key: @escaping @Sendable (Item) -> Key
+    ) -> Property<[ListSection<Key, Item>]> {
+        let sections = MutableProperty<[ListSection<Key, Item>]>([])
+        // The follower lives as long as its observations of the view model; it holds `sections` weakly.
+        _ = SectionsFollower(viewModel: self, key: key, output: sections)
+        return Property(sections)
+    }
+}
+
+/// Keeps the sections of a view model's list up to date from its `changes` (see `Docs/Internals.md`,
+/// "Sections").
+// Inlinable, with `SectionGrouping`: a client's `sections(by:)` specialises the follower for its `Item` and
+// `Key` (unspecialised, each transition looked up generic metadata dozens of times: `Benchmarks sections`).
+@usableFromInline
+final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
+    @usableFromInline typealias Section = ListSection<Key, Item>
+
+    /// What the follower keeps between transitions.
+    @usableFromInline
+    struct State {
+        /// The changes of the transition being delivered, in order.
+        @usableFromInline var pending: [ItemListChange] = []
+        /// The `items` snapshot of that transition.
+        @usableFromInline var snapshot: ItemList<Item>?
+        /// The grouping's bookkeeping; `nil` while a transition is being applied (taken out of the lock).
+        @usableFromInline var grouping: SectionGrouping<Key>? = SectionGrouping()
+
+        @inlinable
+        init() {}
+    }
+
+    /// Guards `state`.
+    @usableFromInline let lock = Lock()
+    /// Guarded by `lock`.
+    @usableFromInline var state = State()
+    @usableFromInline let key: @Sendable (Item) -> Key
+    /// The published sections; the follower stops when nobody holds them any more.
+    @usableFromInline weak var output: MutableProperty<[Section]>?
+    /// The observations of the view model, disposed when the follower stops.
+    @usableFromInline let observations = CompositeDisposable()
+
+    /// Follows `viewModel`'s items grouped by `key` into `output`, until nobody holds `output`.
+    @inlinable
+    init(viewModel: PaginatedListViewModel<Item, Failure>, key: @escaping @Sendable (Item) -> Key,
+         output mutable: MutableProperty<[Section]>) {
+        self.key = key
+        output = mutable
+        let core = viewModel.core
+        // Observed first, so that a transition delivered while the items held are grouped is not lost: its
+        // changes then apply to a grouping that already has them, the counts disagree, and the follower
+        // groups the list again (`finishTransition()`).
+        if let observation = core.items.signal.observeValues({ [self] items in
+            lock.locked { state.snapshot = items }
+        }) { observations.add(observation) }
+        if let observation = core.changes.output.observeValues({ [self] change in
+            lock.locked { state.pending.append(change) }
+        }) { observations.add(observation) }
+        if let observation = core.mirrorChanged.output.observeValues({ [self] _ in finishTransition() }) {
+            observations.add(observation)
+        }
+        let items = core.items.value
+        let runs = Self.runs(of: items, in: 0 ..< items.count, key: key)
+        var grouping = lock.locked { state.grouping.take()! }
+        mutable.modify { sections in grouping.rebuild(&sections, runs: runs, from: items) }
+        lock.locked { state.grouping = grouping }
+    }
+
+    /// The consecutive runs of equal keys of the items of `list` in `range`. O(k) for k items, a leaf at a time.
+    @inlinable
+    static func runs(of list: ItemList<Item>, in range: Range<Int>, key: (Item) -> Key) -> [SectionGrouping<Key>.Run] {
+        var runs: [SectionGrouping<Key>.Run] = []
+        list.forEach(in: range) { item in
+            let itemKey = key(item)
+            if let last = runs.last, last.key == itemKey {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append(.init(key: itemKey, count: 1))
+            }
+        }
+        return runs
+    }
+
+    /// The transition's last delivery: applies its changes to the sections and publishes them once.
+    @inlinable
+    func finishTransition() {
+        guard let output else {
+            observations.dispose()
+            return
+        }
+        let (changes, snapshot) = lock.locked { () -> ([ItemListChange], ItemList<Item>?) in
+            defer { state.pending = [] }
+            return (state.pending, state.snapshot)
+        }
+        guard let snapshot, !changes.isEmpty else { return }
+        // The keys, read outside every lock (`key` is the user's).
+        let steps = changes.map { change -> SectionGrouping<Key>.Step in
+            switch change {
+            case let .appended(range), let .inserted(range):
+                .insert(at: range.lowerBound, Self.runs(of: snapshot, in: range, key: key))
+            case let .removed(offsets):
+                .remove(offsets)
+            case let .updated(offsets):
+                .update(offsets.map { ($0, key(snapshot[$0])) })
+            case let .moved(from, to):
+                .move(from: from, to: to)
+            case .reset:
+                .rebuild(Self.runs(of: snapshot, in: 0 ..< snapshot.count, key: key))
+            }
+        }
+        var grouping = lock.locked { state.grouping.take()! }
+        let agrees = output.modify { sections in grouping.apply(steps, to: &sections, from: snapshot) }
+        if !agrees {
+            // A transition raced the first grouping (see `init`): group the snapshot again.
+            let runs = Self.runs(of: snapshot, in: 0 ..< snapshot.count, key: key)
+            output.modify { sections in grouping.rebuild(&sections, runs: runs, from: snapshot) }
+        }
+        lock.locked { state.grouping = grouping }
+    }
+}
+
+// `state` is guarded by `lock`; the other stored properties are immutable or (`output`) a weak reference
+// to a thread-safe property.
+extension SectionsFollower: @unchecked Sendable {}
+
+/// The bookkeeping of a list grouped into sections: where each section ends, and the occurrences given to
+/// each key. It edits the published array of sections in place (see `Docs/Internals.md`, "Sections").
+@usableFromInline
+struct SectionGrouping<Key: Hashable & Sendable> {
+    /// A run of `count` consecutive items with the same key.
+    @usableFromInline
+    struct Run: Equatable {
+        @usableFromInline var key: Key
+        @usableFromInline var count: Int
+
+        @inlinable
+        init(key: Key, count: Int) {
+            self.key = key
+            self.count = count
+        }
+    }
+
+    /// One change of the list, its keys read.
+    @usableFromInline
+    enum Step {
+        /// Items inserted at an offset, as runs.
+        case insert(at: Int, [Run])
+        /// Items removed, at these offsets (ascending) in the list before.
+        case remove([Int])
+        /// Items replaced in place, with their new keys.
+        case update([(Int, Key)])
+        /// One item moved.
+        case move(from: Int, to: Int)
+        /// The whole list replaced, as runs.
+        case rebuild([Run])
+    }
+
+    /// The offset just past each section, in order: `ends[i]` is the end of section `i`.
+    @usableFromInline var ends: [Int] = []
+    /// The occurrences given so far to each key: the lowest and the highest.
+    @usableFromInline var occurrences: [Key: Occurrences] = [:]
+    /// The sections whose `items` must be cut again from the snapshot at the end of the transition.
+    @usableFromInline var dirty: [Int] = []
+
+    /// The lowest and the highest occurrence given to a key.
+    @usableFromInline
+    struct Occurrences {
+        @usableFromInline var low: Int
+        @usableFromInline var high: Int
+
+        @inlinable
+        init(low: Int, high: Int) {
+            self.low = low
+            self.high = high
+        }
+    }
+
+    @inlinable
+    init() {}
+
+    /// The number of items the sections cover.
+    @inlinable
+    var count: Int { ends.last ?? 0 }
+
+    /// Replaces `sections` by the sections of `runs`, numbered afresh, cut from `items`. O(n).
+    @inlinable
+    mutating func rebuild<Item>(_ sections: inout [ListSection<Key, Item>], runs: [Run], from items: ItemList<Item>) {
+        occurrences = [:]
+        dirty = []
+        ends = []
+        ends.reserveCapacity(runs.count)
+        var built: [ListSection<Key, Item>] = []
+        built.reserveCapacity(runs.count)
+        var start = 0
+        for run in runs {
+            let id = ListSection<Key, Item>.ID(key: run.key, occurrence: newOccurrence(of: run.key, atTop: false))
+            built.append(ListSection(id: id, items: items.extracting(start ..< start + run.count)))
+            start += run.count
+            ends.append(start)
+        }
+        sections = built
+    }
+
+    /// Applies one transition's steps to `sections` and cuts the touched sections from `snapshot`, the list
+    /// after them. Returns whether the result covers exactly `snapshot` (false: the steps did not fit, and
+    /// the caller groups the snapshot again).
+    @inlinable
+    mutating func apply<Item>(
+        _ steps: [Step], to sections: inout [ListSection<Key, Item>], from snapshot: ItemList<Item>
+    ) -> Bool {
+        dirty = []
+        for step in steps {
+            switch step {
+            case let .insert(at, runs):
+                guard at >= 0, at <= count else { return false }
+                replace(at ..< at, with: runs, in: &sections)
+            case let .remove(offsets):
+                guard offsets.allSatisfy({ $0 >= 0 && $0 < count }) else { return false }
+                // Contiguous ranges, from the bottom up: the offsets above stay valid.
+                var upper = offsets.count
+                while upper > 0 {
+                    var lower = upper - 1
+                    while lower > 0, offsets[lower - 1] == offsets[lower] - 1 { lower -= 1 }
+                    replace(offsets[lower] ..< offsets[upper - 1] + 1, with: [], in: &sections)
+                    upper = lower
+                }
+            case let .update(updates):
+                for (offset, key) in updates {
+                    guard offset >= 0, offset < count else { return false }
+                    let index = section(containing: offset)
+                    if sections[index].key == key {
+                        markDirty(index)
+                    } else {
+                        replace(offset ..< offset + 1, with: [Run(key: key, count: 1)], in: &sections)
+                    }
+                }
+            case let .move(from, to):
+                guard from >= 0, from < count, to >= 0, to < count else { return false }
+                let key = sections[section(containing: from)].key
+                replace(from ..< from + 1, with: [], in: &sections)
+                replace(to ..< to, with: [Run(key: key, count: 1)], in: &sections)
+            case let .rebuild(runs):
+                rebuild(&sections, runs: runs, from: snapshot)
+            }
+        }
+        guard count == snapshot.count else { return false }
+        for index in dirty {
+            let start = index == 0 ? 0 : ends[index - 1]
+            sections[index] = ListSection(id: sections[index].id, items: snapshot.extracting(start ..< ends[index]))
+        }
+        dirty = []
+        if count == 0 { occurrences = [:] }
+        return true
+    }
+
+    /// The index of the section holding item `offset` (in `0 ..< count`). O(log sections).
+    @inlinable
+    func section(containing offset: Int) -> Int {
+        var low = 0, high = ends.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if ends[middle] > offset { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    @inlinable
+    mutating func markDirty(_ index: Int) {
+        if !dirty.contains(index) { dirty.append(index) }
+    }
+
+    /// A new occurrence of `key`: below every one given (a run that appears at the top), else above.
+    @inlinable
+    mutating func newOccurrence(of key: Key, atTop: Bool) -> Int {
+        guard let given = occurrences[key] else {
+            occurrences[key] = Occurrences(low: 0, high: 0)
+            return 0
+        }
+        if atTop {
+            occurrences[key] = Occurrences(low: given.low - 1, high: given.high)
+            return given.low - 1
+        }
+        occurrences[key] = Occurrences(low: given.low, high: given.high + 1)
+        return given.high + 1
+    }
+
+    /// One piece of the sections a replacement leaves: a run, the id it keeps (if it keeps one), and the
+    /// old section it is, unchanged (if it is one).
+    @usableFromInline
+    struct Piece {
+        @usableFromInline var key: Key
+        @usableFromInline var count: Int
+        @usableFromInline var occurrence: Int?
+        @usableFromInline var unchanged: Int?
+
+        @inlinable
+        init(key: Key, count: Int, occurrence: Int?, unchanged: Int?) {
+            self.key = key
+            self.count = count
+            self.occurrence = occurrence
+            self.unchanged = unchanged
+        }
+    }
+
+    /// Replaces the items at `range` (offsets in the list now) by `runs`: the sections around the range
+    /// are cut and merged, the ones that live keep their ids, new runs get new ones. O(sections touched +
+    /// runs), plus moving the sections below in the array and their ends.
+    @inlinable
+    mutating func replace<Item>(_ range: Range<Int>, with runs: [Run], in sections: inout [ListSection<Key, Item>]) {
+        let total = count
+        // The sections touched: the one above the range's first item, through the one holding the item after it.
+        let first = range.lowerBound > 0 ? section(containing: range.lowerBound - 1) : 0
+        let last = range.upperBound < total ? section(containing: range.upperBound) + 1 : sections.count
+        let regionStart = first == 0 ? 0 : ends[first - 1]
+        var pieces: [Piece] = []
+        pieces.reserveCapacity(runs.count + 2)
+        if range.lowerBound > 0 {
+            let end = ends[first]
+            pieces.append(Piece(key: sections[first].key, count: range.lowerBound - regionStart,
+                                occurrence: sections[first].id.occurrence,
+                                unchanged: range.lowerBound == end ? first : nil))
+        }
+        for run in runs where run.count > 0 {
+            pieces.append(Piece(key: run.key, count: run.count, occurrence: nil, unchanged: nil))
+        }
+        if range.upperBound < total {
+            let below = last - 1
+            let start = below == 0 ? 0 : ends[below - 1]
+            // The lower part of a section cut in two is a new run; the upper part keeps the id.
+            let split = range.lowerBound > 0 && below == first
+            pieces.append(Piece(key: sections[below].key, count: ends[below] - range.upperBound,
+                                occurrence: split ? nil : sections[below].id.occurrence,
+                                unchanged: !split && range.upperBound == start ? below : nil))
+        }
+        var merged: [Piece] = []
+        merged.reserveCapacity(pieces.count)
+        for piece in pieces {
+            if let top = merged.last, top.key == piece.key {
+                merged[merged.count - 1] = Piece(key: top.key, count: top.count + piece.count,
+                                                 occurrence: top.occurrence ?? piece.occurrence, unchanged: nil)
+            } else {
+                merged.append(piece)
+            }
+        }
+        // New runs at the very top are numbered upwards from the topmost; the others, downwards.
+        let atTop = first == 0 && range.lowerBound == 0 && total > 0
+        for index in atTop ? Array(merged.indices.reversed()) : Array(merged.indices) where merged[index].occurrence == nil {
+            merged[index].occurrence = newOccurrence(of: merged[index].key, atTop: atTop)
+        }
+        let wasDirty = dirty.filter { $0 >= first && $0 < last }
+        dirty.removeAll { $0 >= first && $0 < last }
+        var newSections: [ListSection<Key, Item>] = []
+        var newEnds: [Int] = []
+        newSections.reserveCapacity(merged.count)
+        newEnds.reserveCapacity(merged.count)
+        var end = regionStart
+        var newDirty: [Int] = []
+        for (offset, piece) in merged.enumerated() {
+            end += piece.count
+            newEnds.append(end)
+            let id = ListSection<Key, Item>.ID(key: piece.key, occurrence: piece.occurrence!)
+            if let old = piece.unchanged {
+                newSections.append(sections[old])
+                if wasDirty.contains(old) { newDirty.append(first + offset) }
+            } else {
+                newSections.append(ListSection(id: id, items: ItemList()))
+                newDirty.append(first + offset)
+            }
+        }
+        let shift = merged.count - (last - first)
+        if shift != 0 {
+            for index in dirty.indices where dirty[index] >= last { dirty[index] += shift }
+        }
+        dirty += newDirty
+        sections.replaceSubrange(first ..< last, with: newSections)
+        ends.replaceSubrange(first ..< last, with: newEnds)
+        let delta = runs.reduce(0) { $0 + $1.count } - range.count
+        if delta != 0 {
+            for index in (first + merged.count) ..< ends.count { ends[index] += delta }
+        }
+    }
+}
+
+extension ItemList {
+    /// The items in `range`, as a list that shares this list's nodes but the O(log n) on the range's
+    /// edges. O(log n).
+    ///
+    /// A range that fits in a leaf is copied into one new leaf instead: cutting the tree at its ends would
+    /// copy the same items into the partial leaves at both ends, and make O(log n) inner nodes besides.
+    @inlinable
+    func extracting(_ range: Range<Int>) -> ItemList {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count,
+                     "ItemList range \(range) out of bounds 0..<\(count)")
+        if range.isEmpty { return ItemList() }
+        if range.count == count { return self }
+        guard let tree else { return ItemList() }
+        if range.count <= ItemListLeaf<Item>.maxCount {
+            let copy = ItemListLeaf<Item>.make(capacity: range.count)
+            copy.update { copy in
+                var position = range.lowerBound
+                while position < range.upperBound {
+                    let (source, offset) = leaf(at: position)
+                    position += source.read { source in
+                        let end = Swift.min(source.count, offset + range.upperBound - position)
+                        copy.append(copying: UnsafeBufferPointer(rebasing: source.items[offset ..< end]))
+                        return end - offset
+                    }
+                }
+            }
+            return ItemList(tree: ItemListTree(leaf: copy))
+        }
+        let below = ItemListTree.split(tree, at: range.upperBound).0
+        return ItemList(tree: below.flatMap { ItemListTree.split($0, at: range.lowerBound).1 })
+    }
+}

@@ -466,3 +466,97 @@ struct MutationTests {
         #expect(try feed.pendingEdits() == [3])
     }
 }
+
+// The races of an optimistic edit, on two threads at once (run under the thread sanitizer too): each ends in
+// the same state whichever thread's write commits first.
+@Suite("Optimistic edits: races")
+struct MutationRaceTests {
+    @Test func aSendThatFailsWhileAPageBringingTheSameItemLandsLeavesThePagesValueEverywhere() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let feed = store.feed("home", of: Post.self)
+        for round in 0 ..< 20 {
+            let send = HeldSend()
+            _ = feed.mutate(id: 3, like, send: send.send).record()
+            let other = WatchedList(storedList(store, feed: "other \(round)", remote: TestRemote(posts: posts(0 ..< 10, title: "round \(round)"))))
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 { send.fail() } else { other.list.loadNextPage() }
+            }
+            #expect(home.list.items.value[3] == Post(id: 3, title: "round \(round) 3"))
+            #expect(other.list.items.value[3] == Post(id: 3, title: "round \(round) 3"))
+            #expect(other.replays)
+        }
+        #expect(try feed.pendingEdits().isEmpty)
+        #expect(home.replays)
+    }
+
+    @Test func anEditInListAWhileListBRefreshesTheSameFeedStaysOnTopOfTheRefreshedValue() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let a = openList(store)
+        for round in 0 ..< 20 {
+            let remote = TestRemote(posts: posts(0 ..< 35, title: "round \(round)"))
+            let b = WatchedList(storedList(store, remote: remote))
+            b.list.loadNextPage()
+            let send = HeldSend()
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 { _ = a.list.mutate(id: 3, like, send: send.send).record() } else { b.list.refresh() }
+            }
+            #expect(a.list.items.value[3] == Post(id: 3, title: "round \(round) 3", likes: 1))
+            #expect(b.list.items.value[3] == Post(id: 3, title: "round \(round) 3", likes: 1))
+            send.fail()
+            #expect(a.list.items.value[3] == Post(id: 3, title: "round \(round) 3"))
+            #expect(b.list.items.value[3] == Post(id: 3, title: "round \(round) 3"))
+            #expect(Array(a.list.items.value) == Array(b.list.items.value))
+            #expect(b.replays)
+        }
+        #expect(a.replays)
+    }
+
+    @Test func aListReleasedMidMutationIsFreedAndTheMutationStillSettles() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let survivor = openList(store, feed: "profile")
+        let feed = store.feed("home", of: Post.self)
+        let leaks = LeakChecker()
+        for round in 0 ..< 20 {
+            let holder = ListHolder(openList(store).list)
+            leaks.watch(holder.list!)
+            let send = HeldSend()
+            let recorder = holder.list!.mutate(id: 3, like, send: send.send).record()
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 { _ = holder.take() } else { send.succeed(with: Post(id: 3, likes: round + 1)) }
+            }
+            #expect(recorder.values == [Post(id: 3, likes: round + 1)])
+            #expect(survivor.list.items.value[3].likes == round + 1)
+            #expect(feed.post(3)?.likes == round + 1)
+        }
+        #expect(leaks.allFreed)
+        #expect(try feed.pendingEdits().isEmpty)
+    }
+
+    @Test func anotherProcessesMutationIsFollowedAtCheckForChangesAndItsRollbackKeepsThisProcessesPage() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let remote = TestRemote(count: 35)
+        let home = WatchedList(storedList(store, remote: remote))
+        home.list.loadNextPage()
+        // Another process (a widget) opens the file and likes post 3; its send is held.
+        let widget = try openStore(folder.path())
+        let send = HeldSend()
+        _ = widget.feed("home", of: Post.self).mutate(id: 3, like, send: send.send).record()
+        #expect(try store.checkForChanges())
+        #expect(home.list.items.value[3].likes == 1)
+        #expect(try store.feed("home", of: Post.self).pendingEdits() == [3])
+        // The widget's send fails while this process refreshes the feed from the server.
+        remote.setPosts(posts(0 ..< 35, title: "fresh"))
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            if thread == 0 { send.fail() } else { home.list.refresh() }
+        }
+        try store.checkForChanges()
+        #expect(home.list.items.value[3] == Post(id: 3, title: "fresh 3"))
+        #expect(try store.feed("home", of: Post.self).pendingEdits().isEmpty)
+        #expect(home.replays)
+    }
+}

@@ -244,6 +244,7 @@ final class FollowingSequence: SeededSequence {
 
     /// Every list against its feed's stored pages, its replayed changes and its ids.
     private func check(after note: String) {
+        if let message = checkPendingRows() { return fail("after \(note): \(message)") }
         for (index, entry) in lists.enumerated() {
             let items = Array(entry.list.items.value)
             if tracingSequences { print("  \(note) -> list \(index): \(items.map(\.id))") }
@@ -288,6 +289,30 @@ final class FollowingSequence: SeededSequence {
                     + "its pages store \(expected.map(\.id)) \(expected.map(\.title))")
             }
         }
+    }
+
+    /// The pending rows against the items: each item shows the value its row says was last shown, which is
+    /// the server's value with the item's chain of edits applied (when this process has one).
+    private func checkPendingRows() -> String? {
+        let chains = store.database.pending.chains
+        let rows = try? store.database.read { connection throws(StoreError) -> [(key: String, server: Data, shown: Data, body: Data)] in
+            let statement = try connection.statement(
+                "SELECT i.key, p.server, p.shown, i.body FROM pending_edits p JOIN items i ON i.id = p.item")
+            var rows: [(key: String, server: Data, shown: Data, body: Data)] = []
+            while try statement.step() {
+                rows.append((statement.text(0) ?? "", statement.blob(1) ?? Data(), statement.blob(2) ?? Data(), statement.blob(3) ?? Data()))
+            }
+            return rows
+        }
+        guard let rows else { return "the pending rows cannot be read" }
+        for row in rows {
+            if row.shown != row.body { return "item \(row.key) shows a value its pending row does not" }
+            guard let chain = chains.first(where: { $0.key.key == row.key })?.value else { continue }
+            if (try? chain.rebase(row.server).body) != row.body {
+                return "item \(row.key) is not its server value with its pending edits on top"
+            }
+        }
+        return nil
     }
 
     /// Reopening the file gives the same feeds.

@@ -118,6 +118,9 @@ final class PendingEdits: Sendable {
         state.withLock { _ = $0.chains.removeValue(forKey: name) }
     }
 
+    /// Every item's chain (for the tests' checks).
+    var chains: [ItemName: EditChain] { state.withLock { $0.chains } }
+
     /// Whether this process has no unanswered edit.
     var hasNoChains: Bool { state.withLock { $0.chains.isEmpty } }
 

@@ -31,7 +31,9 @@ extension StoredFeed {
     /// - A removal of the item from every feed while its edit is pending ends the edit: `send`'s value is
     ///   sent but not stored.
     ///
-    /// The writes run on the thread that starts the producer and on the one `send` answers on.
+    /// The writes run on the thread that starts the producer and on the one `send` answers on. `change` runs
+    /// inside the store's write transactions (the edit's, and those of later writes of the item while it is
+    /// pending): it must not call the store, and should be quick.
     public func mutate<E: Error>(
         id: Item.ID, _ change: @escaping @Sendable (inout Item) -> Void, send: @escaping @Sendable (Item) -> Producer<Item, E>
     ) -> Producer<Item, MutationError<E>> {

@@ -248,6 +248,11 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
         core.submit(.follow(change))
     }
 
+    /// What keeps the list's pages, for a store-backed list (for `PaginatedListStore`); `nil` for any other.
+    package var keeper: (any PageKeeper<Item, Failure>)? {
+        core.keeper
+    }
+
     /// Tells the view model the user is looking at row `visibleIndex`: loads the next page when at most
     /// `prefetchDistance` loaded rows lie below that row (`items.count - 1 - visibleIndex <=
     /// prefetchDistance`; an empty list always qualifies), and, in a list that grows both ways, the

@@ -61,3 +61,28 @@ extension PaginatedListViewModel {
         keeper.attach(self)
     }
 }
+
+extension PaginatedListViewModel where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
+    /// Optimistic edit of the item with `id` in the feed this store-backed list shows: the same as the
+    /// feed's `StoredFeed.mutate(id:_:send:)` (the list, and every other open list that holds the item,
+    /// follow the store: the change at once, the server's value or the rollback when `send` answers).
+    ///
+    /// The list itself need not hold the item, nor stay alive: the mutation runs on the feed, and settles
+    /// when `send` answers even when the list was released meanwhile. On a list that is not store-backed the
+    /// producer fails with `.store` (kind `.cannotOpen`: there is no store to write to).
+    public func mutate<E: Error>(
+        id: Item.ID, _ change: @escaping @Sendable (inout Item) -> Void, send: @escaping @Sendable (Item) -> Producer<Item, E>
+    ) -> Producer<Item, MutationError<E>> {
+        guard let feed = (keeper as? any FeedKeeping)?.keptFeed as? StoredFeed<Item> else {
+            return Producer(error: .store(StoreError(kind: .cannotOpen, path: "", message:
+                "mutate(id:_:send:) needs a store-backed list (PaginatedListViewModel(feed:remote:...)); this list has no store")))
+        }
+        return feed.mutate(id: id, change, send: send)
+    }
+}
+
+/// A keeper of a store-backed list, which knows its feed.
+protocol FeedKeeping {
+    /// The feed the list shows (a `StoredFeed` of the list's item type).
+    var keptFeed: any Sendable { get }
+}

@@ -19,6 +19,9 @@ package final class DemoList: Sendable {
     private let churn: Int
     /// The rows grouped by `Row.day`, for the headers (the simulated feed's rows only).
     private let days: Property<[ListSection<Int, Row>]>?
+    /// Whether the simulated server refuses likes (`--fail-mutations`), and how long it takes to answer.
+    private let failMutations: Bool
+    private let latencyMilliseconds: Int
     private let state: StateBox
     private let observations: [any Disposable]
 
@@ -40,15 +43,37 @@ package final class DemoList: Sendable {
         var store: StoreStatus?
         /// Whether the last refresh state seen was loading.
         var refreshing = false
+        /// What became of the last like sent (with `--store`).
+        var like: String?
     }
 
     /// The list `options` describe, delivering on `scheduler`.
     ///
     /// - Throws: with `--store`, the store's error when its file cannot be opened.
-    package init(options: DemoOptions, scheduler: any Scheduler) throws(StoreError) {
-        (viewModel, feed, stored) = try options.makeList(scheduler: scheduler)
+    package convenience init(options: DemoOptions, scheduler: any Scheduler) throws(StoreError) {
+        let (viewModel, feed, stored) = try options.makeList(scheduler: scheduler)
+        try self.init(viewModel: viewModel, feed: feed, stored: stored, options: options)
+    }
+
+    /// A second list of `other`'s store (`--store`), over the store's feed `name` and the same simulated
+    /// feed: the two lists share their rows' items (a like in one shows in the other).
+    ///
+    /// - Throws: the store's error when the feed's state cannot be read.
+    package convenience init(sharing other: DemoList, feed name: String, options: DemoOptions, scheduler: any Scheduler) throws(StoreError) {
+        guard let feed = other.feed, let stored = other.stored?.store.feed(name, of: Row.self) else {
+            preconditionFailure("DemoList(sharing:) needs a store-backed list over the simulated feed")
+        }
+        try self.init(viewModel: options.makeStoredViewModel(feed: feed, stored: stored, scheduler: scheduler), feed: feed,
+                      stored: stored, options: options)
+    }
+
+    private init(viewModel: PaginatedListViewModel<Row, FeedError>, feed: SimulatedFeed?, stored: StoredFeed<Row>?,
+                 options: DemoOptions) throws(StoreError) {
+        (self.viewModel, self.feed, self.stored) = (viewModel, feed, stored)
         churn = options.churn
         days = feed == nil ? nil : viewModel.sections(by: { $0.day })
+        failMutations = options.failMutations
+        latencyMilliseconds = options.effectiveLatencyMilliseconds
         var initial = State(screen: ListScreen(prefetchDistance: options.prefetch, startRow: options.start))
         initial.store = try stored.map { stored throws(StoreError) in StoreStatus(opened: try stored.info()) }
         let state = StateBox(initial)
@@ -102,11 +127,50 @@ package final class DemoList: Sendable {
 
     // MARK: - Living-list commands
 
-    /// Likes the row under the cursor: in the feed, then in the list (`update(id:)`, at once).
+    /// Likes the row under the cursor: in the feed, then in the list (`update(id:)`, at once). With a store,
+    /// an optimistic edit (`mutate(id:_:send:)`): shown at once in every list that holds the row, then the
+    /// simulated server's answer after the latency (at once in script mode): the like stored, or with
+    /// `--fail-mutations` refused and rolled back.
     package func like() {
         guard let row = cursorRow else { return }
-        feed?.like(id: row.id)
-        viewModel.update(id: row.id) { $0.likes += 1 }
+        guard stored != nil else {
+            feed?.like(id: row.id)
+            viewModel.update(id: row.id) { $0.likes += 1 }
+            return
+        }
+        let (feed, fails, latency, state) = (feed, failMutations, latencyMilliseconds, state)
+        let send: @Sendable (Row) -> Producer<Row, FeedError> = { liked in
+            Producer { observer, _ in
+                let answer: @Sendable () -> Void = {
+                    if fails { return observer.send(error: .likeRefused(id: liked.id)) }
+                    feed?.like(id: liked.id)
+                    observer.send(value: liked)
+                    observer.sendCompleted()
+                }
+                if latency == 0 { return answer() }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(latency), execute: answer)
+            }
+        }
+        state.withLock { $0.like = "liking \(Self.number(row.id))…" }
+        viewModel.mutate(id: row.id, { $0.likes += 1 }, send: send).start { event in
+            let outcome: String? = switch event {
+            case .value: "like of \(Self.number(row.id)) saved"
+            case let .failed(.remote(error)): "\(error): rolled back"
+            case let .failed(error): "like of \(Self.number(row.id)) not saved: \(error)"
+            case .completed, .interrupted: nil
+            }
+            if let outcome { state.withLock { $0.like = outcome } }
+        }
+    }
+
+    /// What became of the last like (with `--store`): sending, saved, or refused and rolled back.
+    package var likeStatus: String? {
+        state.withLock { $0.like }
+    }
+
+    /// A row's number as the screen shows it (`#0003`).
+    private static func number(_ id: Int) -> String {
+        "#" + String(format: "%04d", id)
     }
 
     /// Deletes the row under the cursor: from the feed, then from the list (`remove(id:)`).

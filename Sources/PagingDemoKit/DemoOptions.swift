@@ -40,6 +40,9 @@ package struct DemoOptions: Equatable, Sendable {
     package var maxPages: Int?
     /// The store file the list keeps its pages in (`--store`): the rows are there at the next launch, offline.
     package var storePath: String?
+    /// Whether the simulated server refuses every like (`--fail-mutations`): with `--store`, a like is an
+    /// optimistic edit, shown at once and rolled back when the refusal arrives.
+    package var failMutations = false
 
     package init() {}
 
@@ -175,6 +178,8 @@ extension DemoInvocation {
                 let path = try nextValue()
                 guard !path.isEmpty else { throw OptionsError(message: "--store needs a file path") }
                 options.storePath = path
+            case "fail-mutations":
+                options.failMutations = true
             default:
                 throw OptionsError(message: "unknown option '--\(name)'")
             }
@@ -191,6 +196,9 @@ extension DemoInvocation {
         if options.start != nil, options.url == nil, [.cursor, .ids].contains(options.source) {
             throw OptionsError(message: "--start opens the list in the middle through --source simulated, page, "
                 + "offset or array; --source \(options.source.rawValue) always starts at the first page")
+        }
+        if options.failMutations, options.storePath == nil {
+            throw OptionsError(message: "--fail-mutations makes the store's optimistic likes fail; it needs --store")
         }
         if options.storePath != nil, options.url != nil {
             throw OptionsError(message: "--store keeps the simulated feed's pages; it does not work with --url yet")
@@ -267,7 +275,12 @@ extension DemoInvocation {
           --store FILE         keep the pages in a store (SQLite) at FILE: quit, start again (say with
                                --failure-rate 1, offline), and the rows are there; the status line says
                                they came from the store and how old they are. The list refreshes
-                               (.mergeOnTop) once the stored rows land. Not with --url or --source offset
+                               (.mergeOnTop) once the stored rows land. Not with --url or --source offset.
+                               Interactive: two feeds of the store side by side ("home" and "profile",
+                               sharing posts); tab or w switches which one the keys act on, and a like
+                               (u) is an optimistic edit that shows in both at once
+          --fail-mutations     with --store: the simulated server refuses every like after the latency,
+                               so the like shows, then is rolled back in both feeds
           --script LIST        comma-separated commands:
                                  next    loadNextPage()
                                  retry   loadNextPage() after a failure (retries the failed page)

@@ -74,6 +74,8 @@ package enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
     case http(HTTPError)
     /// The store (`--store`) failed to read or write.
     case store(StoreError)
+    /// The simulated server refused a like (`--fail-mutations`).
+    case likeRefused(id: Int)
 
     package var description: String {
         switch self {
@@ -81,6 +83,7 @@ package enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .forced(page): "forced failure loading page \(page)"
         case let .http(error): error.description
         case let .store(error): error.description
+        case let .likeRefused(id): "the server refused the like of #\(String(format: "%04d", id))"
         }
     }
 }

@@ -15,8 +15,12 @@ import Signals
 @MainActor
 final class InteractiveDemo {
     private let options: DemoOptions
-    /// The view model, the feed, the cursor kept on its row through `changes`, the living-list keys.
-    private let list: DemoList
+    /// The lists: one, or with `--store` two feeds of the store side by side ("home" and "profile", over the
+    /// same simulated feed: they share their posts). Each has its view model, feed, cursor, living-list keys.
+    private let lists: [DemoList]
+    /// The list the keys act on (tab or w switches).
+    private var focus = 0
+    private var list: DemoList { lists[focus] }
     /// The simulated feed, or `nil` when the list pages an HTTP endpoint.
     private var feed: SimulatedFeed? { list.feed }
     private var viewModel: PaginatedListViewModel<Row, FeedError> { list.viewModel }
@@ -32,7 +36,9 @@ final class InteractiveDemo {
     /// - Throws: with `--store`, the store's error when its file cannot be opened.
     init(options: DemoOptions) throws(StoreError) {
         self.options = options
-        list = try DemoList(options: options, scheduler: UIScheduler())
+        let home = try DemoList(options: options, scheduler: UIScheduler())
+        lists = options.storePath == nil ? [home]
+            : [home, try DemoList(sharing: home, feed: "paging-demo profile", options: options, scheduler: UIScheduler())]
     }
 
     /// Takes over the terminal, starts observing and reading keys, and loads the first page.
@@ -41,14 +47,16 @@ final class InteractiveDemo {
         let changed: @Sendable () -> Void = { [weak self] in
             MainActor.assumeIsolated { self?.listDidChange() }
         }
-        observations = [
-            viewModel.items.signal.observeValues { _ in changed() },
-            viewModel.loadStates.signal.observeValues { _ in changed() },
-            viewModel.gap.signal.observeValues { _ in changed() },
-            viewModel.diagnostics.observeValues { [weak self] diagnostic in
-                MainActor.assumeIsolated { self?.record(diagnostic) }
-            },
-        ].compactMap { $0 }
+        observations = lists.flatMap { list in
+            [
+                list.viewModel.items.signal.observeValues { _ in changed() },
+                list.viewModel.loadStates.signal.observeValues { _ in changed() },
+                list.viewModel.gap.signal.observeValues { _ in changed() },
+                list.viewModel.diagnostics.observeValues { [weak self] diagnostic in
+                    MainActor.assumeIsolated { self?.record(diagnostic) }
+                },
+            ].compactMap { $0 }
+        }
         signalSources.append(TerminalUI.onResize { [weak self] in
             MainActor.assumeIsolated { self?.setNeedsRedraw() }
         })
@@ -93,6 +101,7 @@ final class InteractiveDemo {
         case .character("f"): list.fillGap()
         case .character("t"): list.tryAgain()
         case .character("R"), .character("x"): list.startOver(reload: true)
+        case .character("\t"), .character("w"): focus = (focus + 1) % lists.count
         case .character("q"), .character("Q"), .interrupt: quit()
         case .character: break
         }
@@ -115,20 +124,30 @@ final class InteractiveDemo {
     /// Runs once the transitions queued before it were delivered (every change followed): settles the
     /// cursor on its row, prefetches around it (see `listDidChange()`), and draws.
     private func redraw() {
-        list.settle()
-        let (cursor, distance) = list.withScreen { ($0.cursor, $0.prefetchDistance) }
-        viewModel.loadPagesIfNeeded(visibleIndex: cursor, prefetchDistance: distance)
         let size = TerminalUI.size
-        let window = list.window(maxPages: options.maxPages)
-        let (rows, loadStates, lastError) = (viewModel.items.value, viewModel.loadStates.value, viewModel.lastError.value)
-        let lines = list.withScreen { screen in
-            screen.render(
-                rows: rows, loadStates: loadStates, lastError: lastError, title: title, width: size.width, height: size.height,
-                note: [list.storeStatus(), lastDiagnostic.map { "fixes: \(corrections), last: \($0)" }]
-                    .compactMap { $0 }.joined(separator: " | ").nilIfEmpty, window: window
-            )
+        let width = lists.count == 1 ? size.width : max((size.width - 3) / 2, 20)
+        var screens: [[ListScreen.Line]] = []
+        for (index, list) in lists.enumerated() {
+            list.settle()
+            let viewModel = list.viewModel
+            let (cursor, distance) = list.withScreen { ($0.cursor, $0.prefetchDistance) }
+            viewModel.loadPagesIfNeeded(visibleIndex: cursor, prefetchDistance: distance)
+            let window = list.window(maxPages: options.maxPages)
+            let (rows, loadStates, lastError) = (viewModel.items.value, viewModel.loadStates.value, viewModel.lastError.value)
+            let heading = lists.count == 1 ? title : (index == focus ? "▶ " : "  ") + (index == 0 ? "home" : "profile")
+                + (index == 0 ? " | " + title : " (tab: switch)")
+            let note = [list.storeStatus(), list.likeStatus, lastDiagnostic.map { "fixes: \(corrections), last: \($0)" }]
+                .compactMap { $0 }.joined(separator: " | ").nilIfEmpty
+            screens.append(list.withScreen { screen in
+                screen.render(rows: rows, loadStates: loadStates, lastError: lastError, title: heading, width: width,
+                              height: size.height, note: note, window: window)
+            })
         }
-        TerminalUI.draw(lines)
+        if screens.count == 2 {
+            TerminalUI.draw(screens[0], beside: screens[1], width: width)
+        } else {
+            TerminalUI.draw(screens[0])
+        }
     }
 
     private var title: String {

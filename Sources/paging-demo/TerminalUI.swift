@@ -102,6 +102,27 @@ enum TerminalUI {
         output(frame)
     }
 
+    /// Draws two screens side by side, each `width` columns wide, with a rule between them.
+    static func draw(_ left: [ListScreen.Line], beside right: [ListScreen.Line], width: Int) {
+        var frame = "\u{1B}[H"
+        for number in 0 ..< max(left.count, right.count) {
+            if number > 0 { frame += "\r\n" }
+            if number < left.count {
+                var padded = left[number]
+                padded.text = String(padded.text.prefix(width))
+                padded.text += String(repeating: " ", count: max(width - padded.text.count, 0))
+                frame += style(padded)
+            } else {
+                frame += String(repeating: " ", count: width)
+            }
+            frame += " \u{1B}[2m│\u{1B}[0m "
+            if number < right.count { frame += style(right[number]) }
+            frame += "\u{1B}[K"
+        }
+        frame += "\u{1B}[J"
+        output(frame)
+    }
+
     /// `line`'s text wrapped in the ANSI attributes of its style.
     private static func style(_ line: ListScreen.Line) -> String {
         let attributes = switch line.style {

@@ -2,6 +2,7 @@
 import Foundation
 import PaginatedList
 import PaginatedListStore
+import PaginatedListTesting
 import Signals
 import Testing
 
@@ -30,6 +31,20 @@ enum StoreGuide {
         var requests: Int { state.withLock { $0.requests } }
         func setOnline(_ online: Bool) { state.withLock { $0.online = online } }
         func publish(_ post: Post) { state.withLock { $0.posts.insert(post, at: 0) } }
+
+        /// Likes `post` on the server: the post as the server has it then (fails offline).
+        func like(_ post: Post) -> Producer<Post, Failure> {
+            Producer { observer, _ in
+                let liked = self.state.withLock { state -> Post? in
+                    guard state.online, let index = state.posts.firstIndex(where: { $0.id == post.id }) else { return nil }
+                    state.posts[index].likes += 1
+                    return state.posts[index]
+                }
+                guard let liked else { return observer.send(error: Failure()) }
+                observer.send(value: liked)
+                observer.sendCompleted()
+            }
+        }
 
         func posts(after cursor: String?) -> Producer<Response, Failure> {
             Producer { observer, _ in
@@ -169,5 +184,30 @@ struct StoreGuideTests {
         try store.remove(Post.self, id: 5)          // deleted at the source: out of both lists
         #expect(!homeList.items.value.contains { $0.id == 5 } && !profileList.items.value.contains { $0.id == 5 })
         #expect(try store.checkForChanges() == false)   // no other process wrote the file
+    }
+
+    @Test func anOptimisticLikeShowsAtOnceAndRollsBackWhenTheServerRefusesIt() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = StoreGuide.PostServer(count: 45)
+        let store = try PagingStore(path: folder.appendingPathComponent("feeds.sqlite").path)
+        let home = store.feed("home", of: Post.self)
+        let homeList = PaginatedListViewModel(feed: home, remote: StoreGuide.PostsAPI(server: server), scheduler: ImmediateScheduler())
+        homeList.loadNextPage()
+
+        homeList.mutate(id: 3, { $0.likes += 1 }, send: { server.like($0) })
+            .start { event in
+                if case let .failed(.remote(error)) = event { print("not liked: \(error)") }
+            }
+        #expect(homeList.items.value[3].likes == 1)
+        server.setOnline(false)
+        let refused = homeList.mutate(id: 3, { $0.likes += 1 }, send: { server.like($0) }).record()
+        #expect(refused.terminal?.error == .remote(StoreGuide.PostServer.Failure()))
+        #expect(homeList.items.value[3].likes == 1)
+
+        for id in try home.pendingEdits() {
+            try home.rollback(id: id)   // or send it again
+        }
+        #expect(try home.pendingEdits().isEmpty)
     }
 }

@@ -4,6 +4,7 @@
 import Foundation
 import Observation
 import PaginatedList
+import PaginatedListStore
 import Signals
 import Testing
 #if canImport(SwiftUI)
@@ -105,6 +106,73 @@ enum SwiftUIGuide {
         }
     }
 
+    struct LikedPost: Codable, Identifiable, Sendable {
+        let id: Int
+        var title: String
+        var likes: Int
+        var liked: Bool
+    }
+
+    protocol LikesAPI: Sendable {
+        /// Likes the post on the server: the post as the server has it then.
+        func like(_ post: LikedPost) -> Producer<LikedPost, FeedError>
+    }
+
+    @MainActor @Observable
+    final class Likes {
+        let list: PaginatedListViewModel<LikedPost, StoredListError<FeedError>>
+        let api: any LikesAPI
+        /// Why the last like went away (shown under the list), `nil` when it stayed.
+        private(set) var refusal: String?
+
+        init(list: PaginatedListViewModel<LikedPost, StoredListError<FeedError>>, api: any LikesAPI) {
+            self.list = list
+            self.api = api
+        }
+
+        func like(_ post: LikedPost) async {
+            let api = api
+            do throws(MutationError<FeedError>) {
+                _ = try await list.mutate(id: post.id, { $0.liked = true; $0.likes += 1 }, send: { api.like($0) }).first()
+                refusal = nil
+            } catch {
+                switch error {
+                case let .remote(failure): refusal = failure.message   // rolled back in every list already
+                case .notFound, .store: refusal = "The like could not be saved."
+                }
+            }
+        }
+    }
+
+    /// An in-memory server of 20 liked posts, as pages of 10 keyed by number and as a `LikesAPI`, online
+    /// until `goOffline()`.
+    final class StubLikes: LikesAPI, KeyedPageSource {
+        private let state = Locked((posts: (0 ..< 20).map { LikedPost(id: $0, title: "Post \($0)", likes: 0, liked: false) },
+                                    offline: false))
+
+        func goOffline() { state.withLock { $0.offline = true } }
+
+        func page(at key: Int?) -> Producer<KeyedPage<LikedPost, Int>, FeedError> {
+            let page = key ?? 0
+            let posts = state.withLock { Array($0.posts[page * 10 ..< page * 10 + 10]) }
+            return Producer(value: KeyedPage(items: posts, next: page == 0 ? 1 : nil))
+        }
+
+        func like(_ post: LikedPost) -> Producer<LikedPost, FeedError> {
+            Producer { observer, _ in
+                let liked = self.state.withLock { state -> LikedPost? in
+                    guard !state.offline else { return nil }
+                    state.posts[post.id].likes += 1
+                    state.posts[post.id].liked = true
+                    return state.posts[post.id]
+                }
+                guard let liked else { return observer.send(error: .offline) }
+                observer.send(value: liked)
+                observer.sendCompleted()
+            }
+        }
+    }
+
     /// Whether something happened, settable from any thread.
     final class Flag: Sendable {
         private let state = Locked(false)
@@ -180,6 +248,20 @@ extension SwiftUIGuide {
         }
     }
 
+    struct LikeButton: View {
+        let post: LikedPost
+        let likes: Likes
+
+        var body: some View {
+            Button {
+                Task { await likes.like(post) }
+            } label: {
+                Label("\(post.likes)", systemImage: post.liked ? "heart.fill" : "heart")
+            }
+            .disabled(post.liked)
+        }
+    }
+
     /// The README's SwiftUI sample.
     struct Feed: View {
         @State private var feed = ObservablePaginatedList(PaginatedListViewModel { page(0) })
@@ -201,6 +283,7 @@ private func page(_ number: Int) -> Producer<Page<String, Never>, Never> {
 
 @Suite(.serialized) @MainActor struct SwiftUIGuideTests {
     typealias Flag = SwiftUIGuide.Flag
+    typealias Likes = SwiftUIGuide.Likes
     typealias ChatHistory = SwiftUIGuide.ChatHistory
 
     @Test func theMirrorSampleMakesAMirrorThatLoadsOnTheMainThread() async {
@@ -297,6 +380,26 @@ private func page(_ number: Int) -> Producer<Page<String, Never>, Never> {
         #expect(!rowsChanged.isSet)
     }
 
+    @Test func aLikeShowsAtOnceAndARefusedOneIsRolledBackWithItsReason() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("SwiftUIGuide-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try PagingStore(path: folder.appendingPathComponent("likes.sqlite").path)
+        let api = SwiftUIGuide.StubLikes()
+        let list = PaginatedListViewModel(feed: store.feed("home", of: SwiftUIGuide.LikedPost.self), remote: api,
+                                          revalidate: .never, scheduler: ImmediateScheduler())
+        list.loadNextPage()
+        let printed = await Guide.run {
+            let likes = Likes(list: list, api: api)
+            await likes.like(list.items.value[0])
+            print(list.items.value[0].likes, list.items.value[0].liked)   // 1 true
+            api.goOffline()
+            await likes.like(list.items.value[1])
+            print(list.items.value[1].likes, likes.refusal ?? "")         // 0 You are offline.
+        }
+        #expect(printed == ["1 true", "0 You are offline."])
+    }
+
     @Test func everySampleIsCompiledHere() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -304,7 +407,7 @@ private func page(_ number: Int) -> Producer<Page<String, Never>, Never> {
         let guide = Self.swiftBlocks(in: try String(contentsOf: root.appendingPathComponent("Docs/SwiftUI.md"), encoding: .utf8))
         let readme = Self.swiftBlocks(in: try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8))
             .filter { $0.contains("ObservablePaginatedList") }
-        #expect(guide.count == 9)
+        #expect(guide.count == 12)
         #expect(readme.count == 1)
         for sample in guide + readme {
             #expect(source.contains(Self.normalized(sample)), "not compiled by SwiftUIGuideTests:\n\(sample)")
@@ -319,5 +422,14 @@ private func page(_ number: Int) -> Producer<Page<String, Never>, Never> {
     /// `text` without indentation or blank lines, so that a sample matches its indented copy here.
     static func normalized(_ text: String) -> String {
         text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+}
+
+extension Guide {
+    /// Runs `sample`, which awaits, returning what it printed.
+    static func run(isolation: isolated (any Actor)? = #isolation, _ sample: () async -> Void) async -> [String] {
+        let printed = Printed()
+        await $printed.withValue(printed) { await sample() }
+        return printed.lines
     }
 }

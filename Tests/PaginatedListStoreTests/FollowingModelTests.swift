@@ -6,10 +6,12 @@ import Signals
 import Testing
 
 // The model-based test of contract points 23 and 24: random sequences of pages, refreshes, edits (of a
-// list, of a feed, of the store), inserts and removals across three feeds that share items, with 2 to 4
+// list, of a feed, of the store), optimistic edits (sends held and answered later with a value or a failure,
+// or answered at once; rollbacks), inserts and removals across three feeds that share items, with 2 to 4
 // lists open on them, some with `maxPages`, and a server whose items change. After every step, every list
 // holds exactly its feed's stored rows of the pages it holds (values included), its changes replayed give
-// its items, and no id is held twice; at the end, reopening the file gives the same feeds.
+// its items, no id is held twice, and no feed lists as pending an id whose edits were all settled; at the
+// end, every held send is answered (no edit is pending then) and reopening the file gives the same feeds.
 //
 // 300 sequences by default (10 to 20 s in a debug build); `PAGINATED_LIST_STORE_MODEL_FULL=1` runs 2,000
 // (about 100 s in a debug build on a loaded machine). Seeds it found, each a named test in FollowingTests:
@@ -71,6 +73,12 @@ final class FollowingSequence: SeededSequence {
     private static let feedNames = ["a", "b", "c"]
     private var lists: [(list: List, feed: Int, maxPages: Int?, replayer: ChangeReplayer<Post>)] = []
     private var nextID = 1_000
+    /// The sends held, with the id of the item each edit changed.
+    private var inFlight: [(send: HeldSend, id: Int, generation: Int)] = []
+    /// How many edits of each id no answer or rollback settled.
+    private var unsettled: [Int: Int] = [:]
+    /// How many rollbacks each id had (an edit started before the last one is settled).
+    private var generations: [Int: Int] = [:]
     private(set) var trail: [String] = []
     private(set) var failure: String?
     let description: String
@@ -155,10 +163,12 @@ final class FollowingSequence: SeededSequence {
         case 79 ..< 81:
             try? store.feed(name, of: Post.self).clear()
             note = "feed \(name) clear"
-        case 81 ..< 92:
+        case 81 ..< 88:
             let id = Int.random(in: 0 ..< 30, using: &random)
             server.bump(id)
             note = "server bumps \(id)"
+        case 88 ..< 95:
+            note = mutate(list: index, stored: stored)
         default:
             nextID += 1
             server.prepend(nextID, to: feed)
@@ -168,13 +178,83 @@ final class FollowingSequence: SeededSequence {
         check(after: note)
     }
 
+    /// An optimistic edit (a like) of a stored item of list `index`'s feed, through the list or its feed, with
+    /// a send held until a later step answers it, or answered at once; or the answer of a held send
+    /// (its value, the server's newer value, or a failure); or a rollback.
+    private func mutate(list index: Int, stored: [Int]) -> String {
+        let (list, feed, _, _) = lists[index]
+        let name = Self.feedNames[feed]
+        let like: @Sendable (inout Post) -> Void = { $0.likes += 1 }
+        switch Int.random(in: 0 ..< 10, using: &random) {
+        case 0 ..< 4 where !stored.isEmpty:
+            let id = stored.randomElement(using: &random)!
+            let send = HeldSend()
+            if Bool.random(using: &random) {
+                _ = list.mutate(id: id, like, send: send.send).record()
+            } else {
+                _ = store.feed(name, of: Post.self).mutate(id: id, like, send: send.send).record()
+            }
+            // A send that never ran (the feed no longer lists the id) is not held.
+            if !send.sent.isEmpty {
+                inFlight.append((send, id, generations[id, default: 0]))
+                unsettled[id, default: 0] += 1
+            }
+            return "list \(index) likes \(id) (\(name)), send held"
+        case 4 ..< 8 where !inFlight.isEmpty:
+            let (send, id, generation) = inFlight.remove(at: Int.random(in: 0 ..< inFlight.count, using: &random))
+            if generation == generations[id, default: 0] { unsettled[id, default: 0] -= 1 }
+            switch Int.random(in: 0 ..< 3, using: &random) {
+            case 0:
+                send.succeed()
+                return "send of a like of \(id) answers with the sent item"
+            case 1:
+                send.succeed(with: server.post(id))
+                return "send of a like of \(id) answers with the server's value"
+            default:
+                send.fail()
+                return "send of a like of \(id) fails"
+            }
+        case 8 where !inFlight.isEmpty:
+            let id = inFlight.randomElement(using: &random)!.id
+            try? store.feed(name, of: Post.self).rollback(id: id)
+            unsettled[id] = 0
+            generations[id, default: 0] += 1
+            return "feed \(name) rolls back \(id)"
+        default:
+            guard let id = stored.randomElement(using: &random) else { return "list \(index) likes nothing" }
+            let fails = Bool.random(using: &random)
+            _ = list.mutate(id: id, like, send: { item in fails ? Producer(error: RemoteError(code: 500)) : Producer(value: item) }).record()
+            return "list \(index) likes \(id), send \(fails ? "fails" : "succeeds") at once"
+        }
+    }
+
+    /// Answers every held send, then checks that no feed has an edit pending.
+    func settleEveryEdit() {
+        while let (send, id, _) = inFlight.popLast() {
+            if Bool.random(using: &random) { send.succeed() } else { send.fail() }
+            trail.append("send of a like of \(id) answered at the end")
+            check(after: "the end")
+        }
+        unsettled = [:]
+        for name in Self.feedNames {
+            let pending = (try? store.feed(name, of: Post.self).pendingEdits()) ?? [-1]
+            if !pending.isEmpty { return fail("feed \(name) has edits pending after every send answered: \(pending)") }
+        }
+    }
+
     /// Every list against its feed's stored pages, its replayed changes and its ids.
     private func check(after note: String) {
+        if let message = checkPendingRows() { return fail("after \(note): \(message)") }
         for (index, entry) in lists.enumerated() {
             let items = Array(entry.list.items.value)
             if tracingSequences { print("  \(note) -> list \(index): \(items.map(\.id))") }
             let ids = items.map(\.id)
             if Set(ids).count != ids.count { return fail("list \(index) holds an id twice: \(ids)") }
+            let feedName = Self.feedNames[entry.feed]
+            if let pending = try? store.feed(feedName, of: Post.self).pendingEdits(),
+               let settled = pending.first(where: { unsettled[$0, default: 0] == 0 }) {
+                return fail("feed \(feedName) lists \(settled) as pending, whose every edit was settled")
+            }
             if !entry.replayer.mismatches.isEmpty || entry.replayer.mirror != items {
                 return fail("list \(index)'s changes do not replay: \(entry.replayer.mismatches), mirror \(entry.replayer.mirror.map(\.id)) vs \(ids)")
             }
@@ -211,6 +291,30 @@ final class FollowingSequence: SeededSequence {
         }
     }
 
+    /// The pending rows against the items: each item shows the value its row says was last shown, which is
+    /// the server's value with the item's chain of edits applied (when this process has one).
+    private func checkPendingRows() -> String? {
+        let chains = store.database.pending.chains
+        let rows = try? store.database.read { connection throws(StoreError) -> [(key: String, server: Data, shown: Data, body: Data)] in
+            let statement = try connection.statement(
+                "SELECT i.key, p.server, p.shown, i.body FROM pending_edits p JOIN items i ON i.id = p.item")
+            var rows: [(key: String, server: Data, shown: Data, body: Data)] = []
+            while try statement.step() {
+                rows.append((statement.text(0) ?? "", statement.blob(1) ?? Data(), statement.blob(2) ?? Data(), statement.blob(3) ?? Data()))
+            }
+            return rows
+        }
+        guard let rows else { return "the pending rows cannot be read" }
+        for row in rows {
+            if row.shown != row.body { return "item \(row.key) shows a value its pending row does not" }
+            guard let chain = chains.first(where: { $0.key.key == row.key })?.value else { continue }
+            if (try? chain.rebase(row.server).body) != row.body {
+                return "item \(row.key) is not its server value with its pending edits on top"
+            }
+        }
+        return nil
+    }
+
     /// Reopening the file gives the same feeds.
     func checkReopened() {
         guard failure == nil, let reopened = try? PagingStore(path: folder.path()) else { return }
@@ -231,7 +335,10 @@ struct FollowingModelTests {
     @Test func everyListEqualsItsFeedsStoredWindowAfterEveryStep() {
         let full = ProcessInfo.processInfo.environment["PAGINATED_LIST_STORE_MODEL_FULL"] != nil
         let result = runSeededSequences(FollowingSequence.self, base: 0x5709_E23, count: full ? 2_000 : 300, steps: 30,
-                                        filter: "FollowingModelTests") { $0.checkReopened() }
+                                        filter: "FollowingModelTests") { sequence in
+            sequence.settleEveryEdit()
+            sequence.checkReopened()
+        }
         if let failure = result.failure { Issue.record("\(failure)") }
     }
 }

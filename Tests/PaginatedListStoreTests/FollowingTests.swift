@@ -329,6 +329,23 @@ struct FollowingContract {
         #expect(home.replays)
     }
 
+    @Test func aConfirmedMutationChangesEveryListOfEveryFeedInOneTransitionEachAndStaysAfterARelaunch() throws {
+        let folder = TemporaryFolder()
+        do {
+            let store = try openStore(folder.path())
+            let home = openList(store)
+            let profile = openList(store, feed: "profile")
+            _ = profile.list.mutate(id: 5, { $0.likes = 9 }, send: { Producer<Post, RemoteError>(value: $0) }).record()
+            #expect(home.list.items.value[5].likes == 9 && profile.list.items.value[5].likes == 9)
+            // The change, then the server's value (equal: no second transition).
+            #expect(home.replayer.transitions == 1 && profile.replayer.transitions == 1)
+            #expect(home.replays && profile.replays)
+        }
+        let store = try openStore(folder.path())
+        #expect(try store.feed("home", of: Post.self).items()[5].likes == 9)
+        #expect(try store.feed("profile", of: Post.self).items()[5].likes == 9)
+    }
+
     @Test func anEditFollowedByAnotherListStaysAfterARelaunch() throws {
         let folder = TemporaryFolder()
         do {

@@ -1,6 +1,7 @@
 import Foundation
 import PaginatedList
 import PagingDemoKit
+import Signals
 import Testing
 
 /// `paging-demo --store FILE`: the rows are there at the next run, also offline, and the status says they
@@ -64,5 +65,48 @@ import Testing
         #expect(StoreStatus.age(5 * 60 + 3) == "5 min ago")
         #expect(StoreStatus.age(3 * 3600) == "3 h ago")
         #expect(StoreStatus.age(2 * 86400 + 5) == "2 days ago")
+    }
+
+    /// Two lists of the store over the same simulated feed, as the interactive mode opens them, each with
+    /// its first page loaded.
+    private func twoFeeds(_ arguments: [String]) throws -> (home: DemoList, profile: DemoList) {
+        guard case let .run(options) = try DemoInvocation.parse(arguments) else { throw CancellationError() }
+        let home = try DemoList(options: options, scheduler: ImmediateScheduler())
+        let profile = try DemoList(sharing: home, feed: "paging-demo profile", options: options, scheduler: ImmediateScheduler())
+        home.viewModel.loadNextPage()
+        profile.viewModel.loadNextPage()
+        return (home, profile)
+    }
+
+    @Test func aLikeInOneFeedShowsInTheOtherAndIsSaved() throws {
+        let (path, folder) = Self.storePath()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (home, profile) = try twoFeeds(["--store", path, "--script", "next"])
+        home.like()
+        #expect(home.viewModel.items.value[0].likes == 1)
+        #expect(profile.viewModel.items.value[0].likes == 1)
+        #expect(home.likeStatus == "like of #0001 saved")
+        #expect(try home.stored?.pendingEdits() == [])
+    }
+
+    @Test func withFailMutationsTheLikeIsRolledBackInBothFeeds() throws {
+        let (path, folder) = Self.storePath()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (home, profile) = try twoFeeds(["--store", path, "--fail-mutations", "--script", "next"])
+        profile.like()
+        #expect(home.viewModel.items.value[0].likes == 0)
+        #expect(profile.viewModel.items.value[0].likes == 0)
+        #expect(profile.likeStatus == "the server refused the like of #0001: rolled back")
+    }
+
+    @Test func aScriptedLikeWithFailMutationsEndsRolledBack() throws {
+        let (path, folder) = Self.storePath()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = try run(["--store", path, "--fail-mutations", "--script", "next,like"])
+        #expect(lines.last?.contains("likes=0") == true, "\(lines)")
+    }
+
+    @Test func failMutationsNeedsAStore() {
+        #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--fail-mutations"]) }
     }
 }

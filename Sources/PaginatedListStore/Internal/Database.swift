@@ -23,6 +23,8 @@ final class Database: Sendable {
     private let reader: ConfinedConnection
     /// The commits, as every open list follows them (see `StoreChanges.swift`).
     let bus = ChangeBus()
+    /// The optimistic edits not settled yet (see `PendingEdits.swift`).
+    let pending = PendingEdits()
     /// The writer connection's `PRAGMA data_version` at the last check: it changes when another connection
     /// (another process, another `PagingStore` on the file) commits.
     private let dataVersion = Locked<Int64>(0)
@@ -37,6 +39,12 @@ final class Database: Sendable {
         reader = ConfinedConnection(try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY), label: "PaginatedListStore.reader")
         let version = try writing.integer("PRAGMA data_version") ?? 0
         dataVersion.withLock { $0 = version }
+        pending.noteRows(try Self.hasPendingRows(writing))
+    }
+
+    /// Whether the file holds an optimistic edit not settled.
+    static func hasPendingRows(_ connection: SQLiteConnection) throws(StoreError) -> Bool {
+        try connection.integer("SELECT EXISTS (SELECT 1 FROM pending_edits)") == 1
     }
 
     /// Whether another connection committed to the file since the last check (SQLite's `data_version` of the
@@ -49,6 +57,8 @@ final class Database: Sendable {
             return last != version
         }
         guard changed else { return false }
+        // The other writer may have started or settled optimistic edits.
+        pending.noteRows(try writer.run { connection throws(StoreError) in try Self.hasPendingRows(connection) })
         bus.externalWrite()
         bus.drain()
         return true
@@ -90,6 +100,7 @@ final class Database: Sendable {
             record.writer = writer
             do throws(StoreError) {
                 let value = try body(connection, record)
+                try pending.settle(connection, record)
                 connection.resetActiveStatements()
                 try connection.run("COMMIT")
                 bus.committed(record)

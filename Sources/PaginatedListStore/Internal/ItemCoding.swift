@@ -109,6 +109,16 @@ final class ItemCoding<Item: Codable & Identifiable> where Item.ID: Codable {
     }
 }
 
+extension ItemCoding {
+    /// The item `body` holds.
+    func decode(_ body: Data) throws(StoreError) -> Item {
+        let result: Result<Item, StoreError> = body.withUnsafeBytes { bytes in
+            do throws(StoreError) { return .success(try decode(bytes)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+}
+
 /// An item as the store writes it.
 struct EncodedItem: Sendable {
     /// The id's JSON text.

@@ -78,6 +78,8 @@ struct PageWriting {
             let (row, write) = try tables.write(item, type: feed.type)
             // A new row is in no list; a row that kept its body changes none.
             if write == .updated { record.wrote(item, value: values[index], type: name.type) }
+            // The server's value all the same, for an item with an optimistic edit pending.
+            if write == .unchanged { record.rewrote(item.key, type: name.type) }
             lastIndex[row] = index
             guard firstIndex[row] == nil else { continue }
             firstIndex[row] = index

@@ -20,6 +20,10 @@ import CPaginatedListSQLite
 ///     INDEX (page, position, item)                                -- a page's rows, in order, covering
 /// snapshots(id INTEGER PRIMARY KEY AUTOINCREMENT, feed, ids BLOB) -- ID snapshots, kept once per feed (v2);
 ///                                                                 -- ids never reused (v3: lists cache them by id)
+/// pending_edits(id INTEGER PRIMARY KEY AUTOINCREMENT,             -- items with an optimistic edit not yet
+///               item UNIQUE, server BLOB, shown BLOB)             -- confirmed (v4): the server's last value and
+///                                                                 -- the value shown (`items.body` after the
+///                                                                 -- store's last write of it); gone with the item
 /// ```
 ///
 /// **Keys.** A page's `key`, `previous` and `next` are the keyed source's keys as JSON: `NULL` means "no
@@ -36,7 +40,7 @@ enum Schema {
     static let applicationID: Int64 = 0x504C_5354
     /// The tables the store's checks read at open, with the version that added each.
     static let tables: [(name: String, since: Int)] = [
-        ("item_types", 1), ("items", 1), ("feeds", 1), ("pages", 1), ("members", 1), ("snapshots", 2),
+        ("item_types", 1), ("items", 1), ("feeds", 1), ("pages", 1), ("members", 1), ("snapshots", 2), ("pending_edits", 4),
     ]
 
     /// The current version (`PRAGMA user_version` of a file this store wrote).
@@ -80,6 +84,14 @@ enum Schema {
         DROP TABLE snapshots;
         ALTER TABLE snapshots_v3 RENAME TO snapshots;
         CREATE INDEX snapshots_by_feed ON snapshots(feed);
+        """,
+        // 4: optimistic edits (`StoredFeed.mutate`): the server's last value of an item edited and not yet
+        // confirmed, and the value the store last showed; the row goes with its item (the trigger).
+        """
+        CREATE TABLE pending_edits(id INTEGER PRIMARY KEY AUTOINCREMENT, item INTEGER NOT NULL UNIQUE,
+                                   server BLOB NOT NULL, shown BLOB NOT NULL);
+        CREATE TRIGGER pending_edits_of_deleted_items AFTER DELETE ON items
+          BEGIN DELETE FROM pending_edits WHERE item = old.id; END;
         """,
     ]
 

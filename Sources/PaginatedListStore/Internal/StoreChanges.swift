@@ -98,8 +98,33 @@ final class ChangeRecord {
     var writerFollowsItems = false
     private(set) var types: [String: TypeChanges] = [:]
     private(set) var feeds: [FeedName: FeedChanges] = [:]
+    /// A transaction of an optimistic edit (`StoredFeed.mutate`, `rollback(id:)`), which writes the pending
+    /// rows itself: not settled (see `PendingEdits.swift`).
+    var isMutation = false
+    /// Whether the pending edits were settled (once per transaction).
+    var settled = false
+    /// The keys of the items written again with the value they had (a page that brought an item unchanged),
+    /// by type: the server's value for a pending item all the same.
+    private var rewritten: [String: Set<String>] = [:]
 
     var isEmpty: Bool { types.isEmpty && feeds.isEmpty }
+
+    /// The keys of every item written, with a new value or the one it had, by type.
+    var serverWrites: [String: Set<String>] {
+        var keys = rewritten
+        for (type, changes) in types { keys[type, default: []].formUnion(changes.written.keys) }
+        return keys
+    }
+
+    /// Whether the write recorded a value of the item `key`.
+    func wroteItem(_ key: String, type: String) -> Bool {
+        types[type]?.written[key] != nil
+    }
+
+    /// Records that the item `key` was written with the value it had.
+    func rewrote(_ key: String, type: String) {
+        rewritten[type, default: []].insert(key)
+    }
 
     func wrote(_ item: EncodedItem, value: (any Sendable)?, type: String) {
         types[type, default: TypeChanges()].written[item.key] = WrittenItem(body: item.body, value: value)

@@ -257,19 +257,33 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
         encoded.reserveCapacity(keyed.items.count)
         for item in keyed.items { encoded.append(try coding.encode(item)) }
         let fetchedAt = store.now().timeIntervalSinceReferenceDate
-        let outcome = try store.database.write(by: ObjectIdentifier(self)) { connection, record throws(StoreError) in
+        let (outcome, pending) = try store.database.write(by: ObjectIdentifier(self)) { connection, record throws(StoreError) in
             record.writerFollowsItems = true
             let tables = FeedTables(connection)
             let feedRow = try feed.row(tables, create: true)!
             let links = try keys.links(key: key, previous: keyed.previous, next: keyed.next, feed: feedRow.id, tables: tables)
-            return try PageWriting(tables: tables, feed: feedRow, name: busName, record: record).write(
+            let outcome = try PageWriting(tables: tables, feed: feedRow, name: busName, record: record).write(
                 encoded, values: keyed.items, links: links, at: place, fetchedAt: fetchedAt, validators: keyed.validators,
                 totalCount: keyed.totalCount, ends: keyed.next == nil)
+            // An item with an optimistic edit pending shows the edit on top of the page's value.
+            return (outcome, try store.database.pending.settle(connection, record))
         }
         switch outcome {
         case let .written(written):
             let origin = Origin(row: written.page)
-            return ListPage(items: written.rows.map { keyed.items[$0] },
+            var items = written.rows.map { keyed.items[$0] }
+            if !pending.isEmpty {
+                let coding = ItemCoding<Item>(path: store.path)
+                for (offset, index) in written.rows.enumerated() {
+                    guard let shown = pending[ItemName(type: busName.type, key: encoded[index].key)] else { continue }
+                    if let value = shown.value as? Item {
+                        items[offset] = value
+                    } else {
+                        items[offset] = try coding.decode(shown.body)
+                    }
+                }
+            }
+            return ListPage(items: items,
                             previous: written.above ? neighbour(of: origin, .above) : nil,
                             next: written.below ? neighbour(of: origin, .below) : nil, diagnostics: [], origin: origin,
                             totalCount: keyed.totalCount)
@@ -282,6 +296,10 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
             }
         }
     }
+}
+
+extension StoredListKeeper: FeedKeeping {
+    var keptFeed: any Sendable { feed }
 }
 
 /// A view model, weakly.

@@ -1,0 +1,562 @@
+import Dispatch
+import CPaginatedListSQLite
+import Foundation
+import PaginatedList
+@testable import PaginatedListStore
+import PaginatedListTesting
+import Signals
+import Testing
+
+// Optimistic edits (`StoredFeed.mutate`): the change is stored at once and every open list follows; the send's
+// answer settles it. Lists run on an immediate scheduler over a `TestRemote` that answers synchronously; the
+// sends are held by `HeldSend` until the test answers them.
+
+/// A send the test answers: each call is held with the item it was given.
+final class HeldSend: Sendable {
+    private struct Request {
+        let item: Post
+        let observer: Signal<Post, RemoteError>.Observer
+    }
+
+    private let requests = Locked<[Request]>([])
+    private let ended = Locked(0)
+
+    /// The send to pass to `mutate`.
+    var send: @Sendable (Post) -> Producer<Post, RemoteError> {
+        { [self] item in
+            Producer { [self] observer, lifetime in
+                requests.withLock { $0.append(Request(item: item, observer: observer)) }
+                lifetime.observeEnded { [self] in ended.withLock { $0 += 1 } }
+            }
+        }
+    }
+
+    /// The items the sends were given, in order.
+    var sent: [Post] { requests.withLock { $0.map(\.item) } }
+    /// How many sends' runs ended (answered, or disposed).
+    var endedRuns: Int { ended.withLock { $0 } }
+
+    /// Answers send `index` with `item` (the item it was given when `nil`).
+    func succeed(_ index: Int = 0, with item: Post? = nil) {
+        let request = requests.withLock { $0[index] }
+        request.observer.send(value: item ?? request.item)
+        request.observer.sendCompleted()
+    }
+
+    /// Fails send `index`.
+    func fail(_ index: Int = 0) {
+        requests.withLock { $0[index] }.observer.send(error: RemoteError(code: 500))
+    }
+
+    /// Completes send `index` with no value.
+    func complete(_ index: Int = 0) {
+        requests.withLock { $0[index] }.observer.sendCompleted()
+    }
+}
+
+/// A send that answers at once with the item it was given.
+let immediateSend: @Sendable (Post) -> Producer<Post, RemoteError> = { Producer(value: $0) }
+
+typealias MutationRecorder = EventRecorder<Post, MutationError<RemoteError>>
+
+extension StoredFeed where Item == Post {
+    /// The stored post `id` (`nil` when the feed does not list it).
+    func post(_ id: Int) -> Post? {
+        ((try? items()) ?? []).first { $0.id == id }
+    }
+}
+
+/// Adds a like (`liked` is not a field of `Post`: a like is one more).
+let like: @Sendable (inout Post) -> Void = { $0.likes += 1 }
+
+@Suite("Optimistic edits: mutate, pendingEdits, rollback")
+struct MutationTests {
+    @Test func theChangeShowsInEveryOpenListAtOnceInOneTransitionEach() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let profile = openList(store, feed: "profile")
+        let send = HeldSend()
+        let recorder = store.feed("home", of: Post.self).mutate(id: 3, like, send: send.send).record()
+        #expect(home.list.items.value[3].likes == 1)
+        #expect(profile.list.items.value[3].likes == 1)
+        #expect(home.replayer.transitions == 1 && profile.replayer.transitions == 1)
+        #expect(home.replays && profile.replays)
+        #expect(recorder.events.isEmpty)
+    }
+
+    @Test func sendGetsTheChangedItem() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        _ = openList(store)
+        let send = HeldSend()
+        _ = store.feed("home", of: Post.self).mutate(id: 3, like, send: send.send).record()
+        #expect(send.sent == [Post(id: 3, likes: 1)])
+    }
+
+    @Test func theSendsValueIsStoredAsTheServersShownAndSent() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        let recorder = feed.mutate(id: 3, like, send: send.send).record()
+        send.succeed(with: Post(id: 3, title: "post 3", likes: 7))
+        #expect(home.list.items.value[3].likes == 7)
+        #expect(feed.post(3)?.likes == 7)
+        #expect(recorder.values == [Post(id: 3, likes: 7)])
+        #expect(recorder.terminal.map { if case .completed = $0 { true } else { false } } == true)
+        #expect(try feed.pendingEdits().isEmpty)
+        #expect(home.replays)
+    }
+
+    @Test func aFailedSendRestoresTheServersValueInEveryListAndIsRemote() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let profile = openList(store, feed: "profile")
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        let recorder = feed.mutate(id: 3, like, send: send.send).record()
+        send.fail()
+        #expect(home.list.items.value[3] == Post(id: 3))
+        #expect(profile.list.items.value[3] == Post(id: 3))
+        #expect(feed.post(3) == Post(id: 3))
+        #expect(recorder.terminal.flatMap { $0.error } == .remote(RemoteError(code: 500)))
+        #expect(home.replayer.transitions == 2 && profile.replayer.transitions == 2)
+        #expect(home.replays && profile.replays)
+    }
+
+    @Test func anIdTheFeedDoesNotListIsNotFoundAndSendDoesNotRun() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        _ = openList(store)
+        _ = openList(store, feed: "profile", start: 2)
+        let send = HeldSend()
+        // Post 25 is stored (in "profile"), not listed by "home".
+        let recorder = store.feed("home", of: Post.self).mutate(id: 25, like, send: send.send).record()
+        #expect(recorder.terminal.flatMap { $0.error } == .notFound)
+        #expect(send.sent.isEmpty)
+        #expect(store.feed("profile", of: Post.self).post(25) == Post(id: 25))
+    }
+
+    @Test func anEditThatCannotBeStoredIsStoreAndChangesNothing() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        try setReadOnly(store, true)
+        let send = HeldSend()
+        let recorder = store.feed("home", of: Post.self).mutate(id: 3, like, send: send.send).record()
+        guard case .store(let error)? = recorder.terminal?.error else {
+            Issue.record("expected .store, got \(String(describing: recorder.terminal))")
+            return
+        }
+        #expect(error.kind == .readOnly)
+        #expect(send.sent.isEmpty)
+        #expect(home.list.items.value[3] == Post(id: 3))
+    }
+
+    @Test func pendingEditsListsTheEditUntilItsSendAnswers() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        _ = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        let first = feed.mutate(id: 3, like, send: send.send).record()
+        let second = feed.mutate(id: 1, like, send: send.send).record()
+        #expect(try feed.pendingEdits() == [3, 1])
+        send.succeed(0)
+        #expect(try feed.pendingEdits() == [1])
+        send.fail(1)
+        #expect(try feed.pendingEdits().isEmpty)
+        #expect(first.isTerminated && second.isTerminated)
+    }
+
+    @Test func anUnansweredEditIsPendingAfterARelaunchAndShownUntilRollback() throws {
+        let folder = TemporaryFolder()
+        let send = HeldSend()
+        do {
+            let store = try openStore(folder.path())
+            _ = openList(store)
+            // The process ends before the send answers (the run is never disposed: a crash).
+            let run = store.feed("home", of: Post.self).mutate(id: 3, like, send: send.send).start()
+            _ = Unmanaged.passRetained(run as AnyObject)
+        }
+        let store = try openStore(folder.path())
+        let feed = store.feed("home", of: Post.self)
+        #expect(try feed.pendingEdits() == [3])
+        #expect(feed.post(3)?.likes == 1)
+    }
+
+    @Test func rollbackRestoresTheServersValueInEveryOpenListAfterARelaunch() throws {
+        let folder = TemporaryFolder()
+        do {
+            let store = try openStore(folder.path())
+            _ = openList(store)
+            let run = store.feed("home", of: Post.self).mutate(id: 3, like, send: HeldSend().send).start()
+            _ = Unmanaged.passRetained(run as AnyObject)
+        }
+        let store = try openStore(folder.path())
+        let home = WatchedList(storedList(store, remote: TestRemote(count: 35)))
+        home.list.loadNextPage()
+        let profile = openList(store, feed: "profile")
+        #expect(home.list.items.value[3].likes == 1)
+        let feed = store.feed("home", of: Post.self)
+        try feed.rollback(id: 3)
+        #expect(home.list.items.value[3] == Post(id: 3))
+        #expect(profile.list.items.value[3] == Post(id: 3))
+        #expect(try feed.pendingEdits().isEmpty)
+        #expect(home.replays && profile.replays)
+    }
+
+    @Test func rollbackOfAnItemWithNoPendingEditChangesNothing() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        try store.update(Post(id: 3, title: "edited"))
+        try store.feed("home", of: Post.self).rollback(id: 3)
+        #expect(home.list.items.value[3].title == "edited")
+        #expect(home.replayer.transitions == 1)
+    }
+
+    @Test func aPageThatBringsThePendingItemUpdatesTheServersValueAndKeepsTheEditOnTop() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        // Another feed pages in post 3 with a new title from the server.
+        let remote = TestRemote(posts: posts(0 ..< 10, title: "new"))
+        let profile = WatchedList(storedList(store, feed: "profile", remote: remote))
+        profile.list.loadNextPage()
+        #expect(home.list.items.value[3] == Post(id: 3, title: "new 3", likes: 1))
+        #expect(profile.list.items.value[3] == Post(id: 3, title: "new 3", likes: 1))
+        send.fail()
+        #expect(home.list.items.value[3] == Post(id: 3, title: "new 3"))
+        #expect(profile.list.items.value[3] == Post(id: 3, title: "new 3"))
+        #expect(home.replays && profile.replays)
+    }
+
+    @Test func aRefreshThatLandsWhileAnEditIsPendingKeepsTheEditOnTop() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let remote = TestRemote(count: 35)
+        let home = WatchedList(storedList(store, remote: remote))
+        home.list.loadNextPage()
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        remote.setPosts(posts(0 ..< 35, title: "fresh"))
+        home.list.refresh()
+        #expect(home.list.items.value[3] == Post(id: 3, title: "fresh 3", likes: 1))
+        #expect(feed.post(3) == Post(id: 3, title: "fresh 3", likes: 1))
+        #expect(home.replays)
+        send.succeed(with: Post(id: 3, title: "fresh 3", likes: 1))
+        #expect(try feed.pendingEdits().isEmpty)
+    }
+
+    @Test func anUpdateWhileAnEditIsPendingIsTheServersNewValueWithTheEditOnTop() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        _ = store.feed("home", of: Post.self).mutate(id: 3, like, send: send.send).record()
+        try store.update(Post(id: 3, title: "renamed", likes: 10))
+        #expect(home.list.items.value[3] == Post(id: 3, title: "renamed", likes: 11))
+        send.fail()
+        #expect(home.list.items.value[3] == Post(id: 3, title: "renamed", likes: 10))
+        #expect(home.replays)
+    }
+
+    @Test func aSecondEditStartsFromTheFirstsResult() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        _ = feed.mutate(id: 3, { $0.title = "renamed" }, send: send.send).record()
+        #expect(send.sent == [Post(id: 3, likes: 1), Post(id: 3, title: "renamed", likes: 1)])
+        #expect(home.list.items.value[3] == Post(id: 3, title: "renamed", likes: 1))
+    }
+
+    @Test func aFailureOfTheFirstOfTwoEditsTakesOutOnlyItsChange() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        _ = feed.mutate(id: 3, { $0.title = "renamed" }, send: send.send).record()
+        send.fail(0)
+        #expect(home.list.items.value[3] == Post(id: 3, title: "renamed"))
+        #expect(try feed.pendingEdits() == [3])
+        send.fail(1)
+        #expect(home.list.items.value[3] == Post(id: 3))
+        #expect(home.replays)
+    }
+
+    @Test func theFirstOfTwoEditsConfirmedIsTheBaseTheSecondAppliesTo() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        _ = feed.mutate(id: 3, { $0.title = "renamed" }, send: send.send).record()
+        // The server counted another user's like too.
+        send.succeed(0, with: Post(id: 3, likes: 2))
+        #expect(home.list.items.value[3] == Post(id: 3, title: "renamed", likes: 2))
+        send.fail(1)
+        #expect(home.list.items.value[3] == Post(id: 3, likes: 2))
+        #expect(try feed.pendingEdits().isEmpty)
+    }
+
+    @Test func anEarlierEditsAnswerAfterALaterOnesDoesNotReplaceTheNewerValue() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        send.succeed(1, with: Post(id: 3, likes: 2))
+        send.succeed(0, with: Post(id: 3, likes: 1))
+        #expect(home.list.items.value[3].likes == 2)
+        #expect(feed.post(3)?.likes == 2)
+    }
+
+    @Test func disposingTheRunBeforeTheSendAnswersRollsTheEditBackAndDisposesTheSend() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        let run = feed.mutate(id: 3, like, send: send.send).start()
+        run.dispose()
+        #expect(home.list.items.value[3] == Post(id: 3))
+        #expect(try feed.pendingEdits().isEmpty)
+        #expect(send.endedRuns == 1)
+        #expect(home.replays)
+    }
+
+    @Test func aSendThatCompletesWithNoValueConfirmsTheChangedItem() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        let recorder = feed.mutate(id: 3, like, send: send.send).record()
+        send.complete()
+        #expect(recorder.values == [Post(id: 3, likes: 1)])
+        #expect(home.list.items.value[3].likes == 1)
+        #expect(try feed.pendingEdits().isEmpty)
+    }
+
+    @Test func anImmediateSendLeavesTheServersValueAndNothingPending() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let feed = store.feed("home", of: Post.self)
+        let recorder = feed.mutate(id: 3, like, send: immediateSend).record()
+        #expect(recorder.values == [Post(id: 3, likes: 1)])
+        #expect(home.list.items.value[3].likes == 1)
+        #expect(try feed.pendingEdits().isEmpty)
+        #expect(try rowCount("pending_edits", in: store) == 0)
+    }
+
+    @Test func aMutationOfAnItemPendingSinceAnEarlierLaunchSettlesItWithItsOutcome() throws {
+        let folder = TemporaryFolder()
+        do {
+            let store = try openStore(folder.path())
+            _ = openList(store)
+            let run = store.feed("home", of: Post.self).mutate(id: 3, like, send: HeldSend().send).start()
+            _ = Unmanaged.passRetained(run as AnyObject)
+        }
+        let store = try openStore(folder.path())
+        let feed = store.feed("home", of: Post.self)
+        let send = HeldSend()
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        #expect(send.sent == [Post(id: 3, likes: 2)])
+        send.fail()
+        #expect(feed.post(3) == Post(id: 3))
+        #expect(try feed.pendingEdits().isEmpty)
+    }
+
+    @Test func aSendThatAnswersAfterRollbackStoresItsValue() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        try feed.rollback(id: 3)
+        #expect(home.list.items.value[3] == Post(id: 3))
+        send.succeed()
+        #expect(home.list.items.value[3] == Post(id: 3, likes: 1))
+        #expect(try feed.pendingEdits().isEmpty)
+    }
+
+    @Test func aSendThatFailsAfterRollbackChangesNothing() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        try feed.rollback(id: 3)
+        try store.update(Post(id: 3, title: "edited"))
+        send.fail()
+        #expect(home.list.items.value[3] == Post(id: 3, title: "edited"))
+    }
+
+    @Test func theValueOfASendWhoseItemWasDeletedIsSentNotStored() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        let recorder = feed.mutate(id: 3, like, send: send.send).record()
+        try store.remove(Post.self, id: 3)
+        send.succeed()
+        #expect(recorder.values == [Post(id: 3, likes: 1)])
+        #expect(feed.post(3) == nil)
+        #expect(!home.ids.contains(3))
+        #expect(try rowCount("pending_edits", in: store) == 0)
+    }
+
+    @Test func aStoreBackedListsMutateRunsOnItsFeed() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let profile = openList(store, feed: "profile")
+        let send = HeldSend()
+        _ = home.list.mutate(id: 3, like, send: send.send).record()
+        #expect(profile.list.items.value[3].likes == 1)
+        send.fail()
+        #expect(home.list.items.value[3] == Post(id: 3))
+        #expect(profile.list.items.value[3] == Post(id: 3))
+    }
+
+    @Test func mutateOnAListThatIsNotStoreBackedIsAStoreError() {
+        let list = PaginatedListViewModel<Post, RemoteError>(
+            dependency: ArraySource<Post, RemoteError>([Post(id: 1)], pageSize: 10), scheduler: ImmediateScheduler())
+        let recorder = list.mutate(id: 1, like, send: immediateSend).record()
+        guard case .store(let error)? = recorder.terminal?.error else {
+            Issue.record("expected .store, got \(String(describing: recorder.terminal))")
+            return
+        }
+        #expect(error.kind == .cannotOpen)
+    }
+
+    @Test func aVersionThreeFileIsMigratedKeepingEveryRowAndTakesEdits() throws {
+        let folder = TemporaryFolder()
+        let path = try BadFileContract.versionOneFile(folder)
+        do {
+            let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+            try Schema.migrate(connection, to: 3)
+        }
+        let store = try openStore(path)
+        let feed = store.feed("home", of: Post.self)
+        #expect(feed.ids == ids(0 ..< 20))
+        #expect(try store.database.read { connection throws(StoreError) in try connection.integer("PRAGMA user_version") } == Int64(Schema.version))
+        let send = HeldSend()
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        #expect(try feed.pendingEdits() == [3])
+    }
+}
+
+// The races of an optimistic edit, on two threads at once (run under the thread sanitizer too): each ends in
+// the same state whichever thread's write commits first.
+@Suite("Optimistic edits: races")
+struct MutationRaceTests {
+    @Test func aSendThatFailsWhileAPageBringingTheSameItemLandsLeavesThePagesValueEverywhere() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let feed = store.feed("home", of: Post.self)
+        for round in 0 ..< 20 {
+            let send = HeldSend()
+            _ = feed.mutate(id: 3, like, send: send.send).record()
+            let other = WatchedList(storedList(store, feed: "other \(round)", remote: TestRemote(posts: posts(0 ..< 10, title: "round \(round)"))))
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 { send.fail() } else { other.list.loadNextPage() }
+            }
+            #expect(home.list.items.value[3] == Post(id: 3, title: "round \(round) 3"))
+            #expect(other.list.items.value[3] == Post(id: 3, title: "round \(round) 3"))
+            #expect(other.replays)
+        }
+        #expect(try feed.pendingEdits().isEmpty)
+        #expect(home.replays)
+    }
+
+    @Test func anEditInListAWhileListBRefreshesTheSameFeedStaysOnTopOfTheRefreshedValue() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let a = openList(store)
+        for round in 0 ..< 20 {
+            let remote = TestRemote(posts: posts(0 ..< 35, title: "round \(round)"))
+            let b = WatchedList(storedList(store, remote: remote))
+            b.list.loadNextPage()
+            let send = HeldSend()
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 { _ = a.list.mutate(id: 3, like, send: send.send).record() } else { b.list.refresh() }
+            }
+            #expect(a.list.items.value[3] == Post(id: 3, title: "round \(round) 3", likes: 1))
+            #expect(b.list.items.value[3] == Post(id: 3, title: "round \(round) 3", likes: 1))
+            send.fail()
+            #expect(a.list.items.value[3] == Post(id: 3, title: "round \(round) 3"))
+            #expect(b.list.items.value[3] == Post(id: 3, title: "round \(round) 3"))
+            #expect(Array(a.list.items.value) == Array(b.list.items.value))
+            #expect(b.replays)
+        }
+        #expect(a.replays)
+    }
+
+    @Test func aListReleasedMidMutationIsFreedAndTheMutationStillSettles() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let survivor = openList(store, feed: "profile")
+        let feed = store.feed("home", of: Post.self)
+        let leaks = LeakChecker()
+        for round in 0 ..< 20 {
+            let holder = ListHolder(openList(store).list)
+            leaks.watch(holder.list!)
+            let send = HeldSend()
+            let recorder = holder.list!.mutate(id: 3, like, send: send.send).record()
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 { _ = holder.take() } else { send.succeed(with: Post(id: 3, likes: round + 1)) }
+            }
+            #expect(recorder.values == [Post(id: 3, likes: round + 1)])
+            #expect(survivor.list.items.value[3].likes == round + 1)
+            #expect(feed.post(3)?.likes == round + 1)
+        }
+        #expect(leaks.allFreed)
+        #expect(try feed.pendingEdits().isEmpty)
+    }
+
+    @Test func anotherProcessesMutationIsFollowedAtCheckForChangesAndItsRollbackKeepsThisProcessesPage() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let remote = TestRemote(count: 35)
+        let home = WatchedList(storedList(store, remote: remote))
+        home.list.loadNextPage()
+        // Another process (a widget) opens the file and likes post 3; its send is held.
+        let widget = try openStore(folder.path())
+        let send = HeldSend()
+        _ = widget.feed("home", of: Post.self).mutate(id: 3, like, send: send.send).record()
+        #expect(try store.checkForChanges())
+        #expect(home.list.items.value[3].likes == 1)
+        #expect(try store.feed("home", of: Post.self).pendingEdits() == [3])
+        // The widget's send fails while this process refreshes the feed from the server.
+        remote.setPosts(posts(0 ..< 35, title: "fresh"))
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            if thread == 0 { send.fail() } else { home.list.refresh() }
+        }
+        try store.checkForChanges()
+        #expect(home.list.items.value[3] == Post(id: 3, title: "fresh 3"))
+        #expect(try store.feed("home", of: Post.self).pendingEdits().isEmpty)
+        #expect(home.replays)
+    }
+}

@@ -47,3 +47,12 @@ extension PaginatedListViewModel {
         core.submit(.pause)
     }
 }
+
+extension PaginatedListViewModel {
+    /// Refreshes by `policy` (as a triggered refresh: every policy but `.replace` needs `Identifiable`
+    /// items) unless a refresh is in flight, the list holds no page, or `isFresh()` says so when the
+    /// command runs.
+    func refresh(_ policy: RefreshPolicy, unless isFresh: @escaping @Sendable () -> Bool) {
+        core.submit(.refreshIfStale(Self.triggeredMode(of: policy), isStale: { !isFresh() }))
+    }
+}

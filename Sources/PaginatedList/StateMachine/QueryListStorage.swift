@@ -166,14 +166,11 @@ final class QueryListStorage<Query: Hashable & Sendable, Item, Failure: Error>: 
             entry = Self.entry(for: newQuery, scheduler: scheduler, revalidation: revalidation, firstPage: firstPage)
         }
         cache.append(entry)
-        var evicted: [Entry] = []
-        if cache.count > cacheLimit {
-            evicted = Array(cache.prefix(cache.count - cacheLimit))
-            cache.removeFirst(cache.count - cacheLimit)
-        }
+        // The evicted view models are released when this returns (unless the app holds them).
+        let evicted = cache.prefix(max(cache.count - cacheLimit, 0))
+        cache.removeFirst(evicted.count)
         lock.locked { cacheKeys = cache.map(\.query) }
         for gone in evicted { gone.clockWatch?.dispose() }
-        evicted = []
 
         let viewModel = entry.viewModel
         // A kept query that shows something (or is known to be empty) shows it at once.

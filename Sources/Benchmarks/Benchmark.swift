@@ -57,7 +57,7 @@ struct Figure {
 
 /// A group of benchmarks and studies, one file each (`CoreBenchmarks.swift`, `ViewModelBenchmarks.swift`,
 /// `SourceBenchmarks.swift`, `ItemListBenchmarks.swift`,
-/// `LivingListBenchmarks.swift`, `StoreBenchmarks.swift`); register new ones in `allSuites`.
+/// `LivingListBenchmarks.swift`, `StoreBenchmarks.swift`, `QueryListBenchmarks.swift`); register new ones in `allSuites`.
 protocol BenchmarkSuite: Sendable {
     /// The suite's name; `--filter` matches it too.
     static var name: String { get }
@@ -81,6 +81,7 @@ let allSuites: [any BenchmarkSuite.Type] = [
     LivingListBenchmarks.self,
     StoreBenchmarks.self,
     SectionsBenchmarks.self,
+    QueryListBenchmarks.self,
 ]
 
 /// What observers add their values into: cheap, and opaque to the optimiser.

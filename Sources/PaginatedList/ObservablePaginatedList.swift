@@ -76,7 +76,7 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         shown = Shown(state)
         repeatRefresh = { [viewModel] in viewModel.refresh() }
         observation.inner = viewModel.core.mirrorChanged.output.observeValues { [weak self] _ in
-            Self.onMainActor(self) { $0.showLatest() }
+            onMainActor(self) { $0.showLatest() }
         }
         // A transition published between reading the state and attaching is shown now.
         showLatest()
@@ -148,36 +148,18 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
                 start(viewModel)
                 // Runs after the refresh command: where the view model stands once the refresh started.
                 viewModel.core.submit(.mark { [weak self] mark in
-                    Self.onMainActor(self) { $0.refresh(id, reached: mark) }
+                    onMainActor(self) { $0.refresh(id, reached: mark) }
                 })
                 // Cancelled before the handler was installed: `onCancel` ran before the wait existed.
                 if Task.isCancelled { endRefresh(id) }
             }
         } onCancel: { [weak self] in
-            Self.onMainActor(self) { $0.endRefresh(id) }
+            onMainActor(self) { $0.endRefresh(id) }
         }
     }
 
     // MARK: - Applying transitions
 
-    /// Runs `body` with `list` on the main actor: at once when called there, else enqueued on the main
-    /// queue (unless `list` is gone by then). Running at once never shows a state out of order, even with
-    /// earlier calls still enqueued: `body` reads the view model's latest state, and an older one is skipped.
-    private nonisolated static func onMainActor(
-        _ list: ObservablePaginatedList?, _ body: @escaping @MainActor (ObservablePaginatedList) -> Void
-    ) {
-        guard UIScheduler.isOnMainQueue else {
-            UIScheduler().schedule { [weak list] in
-                MainActor.assumeIsolated {
-                    if let list { body(list) }
-                }
-            }
-            return
-        }
-        MainActor.assumeIsolated {
-            if let list { body(list) }
-        }
-    }
 
     /// Shows the view model's latest state, setting only the properties whose value changed.
     private func showLatest() {

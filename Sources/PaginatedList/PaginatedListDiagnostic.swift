@@ -28,6 +28,10 @@ public enum PaginatedListDiagnostic: Equatable, Sendable {
     /// A page failed with an error that says the same request cannot succeed (`RetryAdvice.doNotRetry`,
     /// an HTTP 404, say): the view model's `AutomaticRetry` does not retry it; `loadNextPage()` does.
     case retryNotAttempted
+    /// A page failed while the connectivity given to the view model's `AutomaticRetry` was `false`: it
+    /// waits, without backing off and without counting towards `RetryPolicy.maxRetries`, and is retried as
+    /// soon as the connectivity turns `true` (or by `loadNextPage()` before then).
+    case waitingForConnectivity
     /// A store-backed list could not write an edit (`update`, `remove(id:)`, `insert(_:at:)`) to its store
     /// (a full disk, a read-only file): the list is unchanged. The value describes the store's error.
     case editNotStored(String)

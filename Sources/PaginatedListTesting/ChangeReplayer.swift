@@ -25,15 +25,26 @@ public final class ChangeReplayer<Item: Equatable & Sendable>: Sendable {
     private let state = Locked(State())
 
     /// Mirrors `viewModel` from now on, starting from the items it holds.
-    public init<Failure: Error>(_ viewModel: PaginatedListViewModel<Item, Failure>) {
-        state.withLock { $0.mirror = Array(viewModel.items.value) }
-        viewModel.items.signal.observeValues { [self] items in
+    public convenience init<Failure: Error>(_ viewModel: PaginatedListViewModel<Item, Failure>) {
+        self.init(items: viewModel.items, changes: viewModel.changes)
+    }
+
+    /// Mirrors `list` from now on, across its query switches, starting from the items it shows.
+    public convenience init<Query, Failure: Error>(_ list: QueryPaginatedList<Query, Item, Failure>) {
+        self.init(items: list.items, changes: list.changes)
+    }
+
+    /// Mirrors a list that publishes `items` and the `changes` between its snapshots (each change sent
+    /// right after the `items` snapshot it leads to), from now on, starting from `items.value`.
+    public init(items: Property<ItemList<Item>>, changes: Signal<ItemListChange, Never>) {
+        state.withLock { $0.mirror = Array(items.value) }
+        items.signal.observeValues { [self] items in
             state.withLock { state in
                 state.pending = items
                 state.transitions += 1
             }
         }
-        viewModel.changes.observeValues { [self] change in
+        changes.observeValues { [self] change in
             state.withLock { state in
                 guard let items = state.pending else {
                     state.mismatches.append("\(change) arrived without an items snapshot")

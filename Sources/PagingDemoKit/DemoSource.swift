@@ -176,6 +176,7 @@ extension PaginatedListDiagnostic {
         case let .emptyPagesLimitReached(count):
             "diagnostic: \(count) empty pages in a row; stopped loading until asked again"
         case .retryNotAttempted: "diagnostic: the failure cannot succeed as sent; no automatic retry"
+        case .waitingForConnectivity: "diagnostic: offline; the failed page waits for the network"
         case let .editNotStored(reason): "diagnostic: an edit could not be stored (\(reason)); the list is unchanged"
         }
     }
@@ -199,6 +200,7 @@ extension PaginatedListDiagnostic {
         case .retriesExhausted: "retries used up"
         case let .emptyPagesLimitReached(count): "\(count) empty pages; paused"
         case .retryNotAttempted: "not retried"
+        case .waitingForConnectivity: "waiting for the network"
         case .editNotStored: "edit not stored"
         }
     }

@@ -88,4 +88,26 @@ struct FixedNamesTests {
             #expect(Array(viewModel.items.value) == [1])
         }
     }
+
+    @Test func appLifeNamesCompileAsTheBriefSpellsThem() {
+        let list = QueryPaginatedList<String, Int, Never>(
+            query: "a", scheduler: ImmediateScheduler(), keepPrevious: true, cacheLimit: 4
+        ) { (_: String) in Producer(value: Page(items: [1], next: nil)) }
+        let query: Property<String> = list.query
+        let current: Property<PaginatedListViewModel<Int, Never>> = list.current
+        let items: Property<ItemList<Int>> = list.items
+        let loadStates: Property<LoadStates<Never>> = list.loadStates
+        let changes: Signal<ItemListChange, Never> = list.changes
+        list.setQuery("b")
+        #expect(query.value == "b")
+        #expect(items.value.isEmpty == current.value.items.value.isEmpty)
+        #expect(!loadStates.value.isLoading)
+        _ = changes
+
+        let (trigger, _) = Signal<Void, Never>.pipe()
+        let refreshing: any Disposable = current.value.refresh(
+            whenever: trigger, ifOlderThan: .seconds(60), policy: RefreshPolicy.replace, on: QueueScheduler()
+        )
+        refreshing.dispose()
+    }
 }

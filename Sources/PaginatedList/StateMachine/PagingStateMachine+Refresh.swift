@@ -17,7 +17,7 @@ import Signals
 extension PagingStateMachine {
     /// What a refresh does with the pages it loads.
     @usableFromInline
-    enum RefreshMode {
+    enum RefreshMode: Sendable {
         case replace
         case mergeOnTop(maxPages: Int, onGap: GapPolicy)
         case reloadAll

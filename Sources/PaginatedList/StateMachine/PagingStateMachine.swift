@@ -214,6 +214,9 @@ struct PagingStateMachine<Item, Failure: Error> {
     /// Loads whose page landed, most recent last, until their terminal event.
     @usableFromInline var landed: [LoadID] = []
     let retry: RetryPolicy?
+    /// Whether the connectivity `AutomaticRetry` watches is `false` (set by the storage before each input):
+    /// a failure then waits for it instead of backing off, and does not count towards `maxRetries`.
+    @usableFromInline var isOffline = false
     /// How many pages are held at most (`nil`: no limit).
     @usableFromInline let maxPages: Int?
     /// The jitter's random source.
@@ -303,6 +306,25 @@ struct PagingStateMachine<Item, Failure: Error> {
             }
         }
         return actions
+    }
+
+    /// A query list switched away from this list (`QueryPaginatedList`): cuts off every load in flight
+    /// and cancels waiting retries, keeping the items; each cut-off load is ready to start again.
+    @usableFromInline
+    mutating func pause() -> [Action] {
+        defer { _checkInvariants() }
+        let actions = cutOffEdges() + cutOffRefresh()
+        guard !actions.isEmpty else { return [] }
+        return [transition()] + actions
+    }
+
+    /// Whether the top of the list was loaded since the last reset: a page landed, and no refresh is in
+    /// flight or failed.
+    @inlinable
+    var holdsFreshTop: Bool {
+        guard !ledger.isEmpty else { return false }
+        if case .idle = refresh { return true }
+        return false
     }
 
     /// `reset()`: cuts off every load, cancels waiting retries, empties the list; the next
@@ -538,7 +560,13 @@ struct PagingStateMachine<Item, Failure: Error> {
         failureOrder.append(kind)
         guard let retry else { return (failed, nil, []) }
         let draw = Double.random(in: 0 ... 1, using: &generator)
-        switch retry.decision(after: error, failures: failed.failures, draw: draw) {
+        let decision = retry.decision(after: error, failures: failed.failures, draw: draw)
+        if isOffline, decision != .stop(.cannotSucceed) {
+            // Offline: not the page's fault. Retried as soon as the connectivity is back, uncounted.
+            failed.failures = pending.failures
+            return (failed, load, [.report(.waitingForConnectivity), .scheduleRetry(kind, of: load, after: .zero)])
+        }
+        switch decision {
         case let .stop(reason):
             return (failed, nil, [.report(reason.diagnostic)])
         case let .retry(after: delay):

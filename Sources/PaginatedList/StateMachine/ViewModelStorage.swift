@@ -58,6 +58,11 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         case mark(@Sendable (MirrorMark) -> Void)
         /// Apply what a store changed outside the list, in one transition (`FollowedChange`).
         case follow(FollowedChange<Item, Failure>)
+        /// Cut off every load in flight, keeping the items (`QueryPaginatedList` switched away).
+        case pause
+        /// Refresh by `mode` unless a refresh is in flight or `isStale` says the top is fresh
+        /// (`refresh(whenever:ifOlderThan:policy:on:)`).
+        case refreshIfStale(Machine.RefreshMode, isStale: @Sendable () -> Bool)
     }
 
     @usableFromInline let firstPage: () -> PageProducer
@@ -82,6 +87,11 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     /// (it is specialised), and nothing is copied for it when no mirror observes.
     @usableFromInline let mirrorChanged = Signal<Void, Never>.pipe()
     @usableFromInline let diagnostics = Signal<PaginatedListDiagnostic, Never>.pipe()
+    /// Sends after the transition in which the top of the list was loaded: the first page after creation
+    /// or a reset, or a refresh that ended. What tells a list's age (`FirstPageAge`).
+    @usableFromInline let firstPageLanded = Signal<Void, Never>.pipe()
+    /// While `false`, a failed page waits for it to turn `true` instead of backing off (`AutomaticRetry`).
+    @usableFromInline let connectivity: Property<Bool>?
 
     @usableFromInline let lock = Lock()
     // Guarded by `lock`. `@exclusivity(unchecked)` here and below: one thread at a time accesses them (the
@@ -122,6 +132,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         self.keeper = keeper
         self.scheduler = scheduler
         retryScheduler = retry?.scheduler
+        connectivity = retry?.connectivity
         machine = Machine(
             retry: retry?.policy, generator: retry?.generator ?? SystemRandomNumberGenerator(), maxPages: maxPages
         )
@@ -185,6 +196,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
 
     @inlinable
     func perform(_ command: Command) {
+        if let connectivity { machine.isOffline = !connectivity.value }
         switch command {
         case .loadNextPage:
             run(machine.loadNextPage())
@@ -207,6 +219,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             run(machine.reset())
             run(machine.loadNextPage())
         case let .event(load, event):
+            // A page that may load the top: the first since a reset, or a refresh's.
+            let mayLoadTop = if case .value = event { machine.ledger.isEmpty || machine.isRefreshing(load) } else { false }
             if let keeper, case .value = event, machine.isRefreshing(load) {
                 kept(by: keeper, .refresh, orElse: { machine.receive(.failed($0), of: load) }) {
                     $0.receive(event, of: load)
@@ -214,6 +228,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             } else {
                 run(machine.receive(event, of: load))
             }
+            if mayLoadTop, machine.holdsFreshTop { firstPageLanded.input.send(value: ()) }
         case let .retryDue(kind, failedLoad):
             run(machine.retryDue(kind, of: failedLoad))
         case let .update(item):
@@ -228,6 +243,12 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             mark(body)
         case let .follow(change):
             follow(change)
+        case .pause:
+            run(machine.pause())
+        case let .refreshIfStale(mode, isStale):
+            guard !machine.refresh.isBusy, !machine.ledger.isEmpty, isStale() else { return }
+            refreshesStarted += 1
+            run(machine.refresh(mode, check: nil))
         }
     }
 
@@ -336,15 +357,22 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             case let .publish(transition):
                 publish(transition)
             case let .scheduleRetry(kind, failedLoad, delay):
-                guard let retryScheduler else { continue }
-                timer(kind).inner = retryScheduler.schedule(after: delay) { [weak self] in
-                    self?.submit(.retryDue(kind, of: failedLoad))
-                }
+                scheduleRetry(kind, of: failedLoad, after: delay)
             case let .cancelRetry(kind):
                 timer(kind).inner = nil
             case let .report(diagnostic):
                 diagnostics.input.send(value: diagnostic)
             }
+        }
+    }
+
+    /// Waits `delay` on the retry scheduler (and for the connectivity, if watched: `RetryWait`), then retries
+    /// `kind`'s failed load `failedLoad`.
+    @usableFromInline
+    func scheduleRetry(_ kind: LoadKind, of failedLoad: LoadID, after delay: Duration) {
+        guard let retryScheduler else { return }
+        timer(kind).inner = RetryWait.start(after: delay, on: retryScheduler, connectivity: connectivity) {
+            [weak self] in self?.submit(.retryDue(kind, of: failedLoad))
         }
     }
 

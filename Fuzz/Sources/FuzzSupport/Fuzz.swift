@@ -32,6 +32,12 @@ public enum Fuzz {
         fatalError("PROPERTY VIOLATED: \(property)", file: file, line: line)
     }
 
+    /// Whether `text` holds no line break (no `\n` or `\r` scalar, alone or as `\r\n`). One pass over the
+    /// scalars: call it with a description computed once (an `HTTPError`'s was a third of `PageBody`'s time).
+    public static func isOneLine(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { $0 == "\n" || $0 == "\r" }
+    }
+
     /// `text` quoted with Swift escapes, for messages: `"a\n\"b\""`.
     public static func quoted(_ text: String) -> String {
         String(reflecting: text)

@@ -173,8 +173,8 @@ struct BodyContext {
         Fuzz.check(!error.reason.isEmpty, "an error says what was wrong: \(describe)")
         Fuzz.check(error.statusCode == response.statusCode, "an error carries the status: \(describe)")
         Fuzz.check(error.body == response.data.prefix(HTTPError.bodyLimit), "an error carries the body: \(describe)")
-        Fuzz.check(!error.description.contains("\n") && !error.description.contains("\r"),
-                   "an error describes itself in one line: \(Fuzz.quoted(error.description))")
+        let description = error.description
+        Fuzz.check(Fuzz.isOneLine(description), "an error describes itself in one line: \(Fuzz.quoted(description))")
     }
 
     /// A lookup error: `.decoding`, naming the key path it could not read.

@@ -81,7 +81,8 @@ private func checkWait(_ message: FuzzMessage, _ status: Int, _ response: HTTPUR
     Fuzz.check(read == expected, "HTTPResponse reads the headers the same: \(read.window), expected \(expected.window); \(context)")
     let error = HTTPError(kind: .status, response: httpResponse, reason: HTTPURLResponse.localizedString(forStatusCode: status))
     Fuzz.check(error.retryAfter == read.delay, "the error's retryAfter is the wait; \(context)")
-    Fuzz.check(!error.description.contains("\n") && !error.description.contains("\r"), "one line: \(Fuzz.quoted(error.description))")
+    let description = error.description
+    Fuzz.check(Fuzz.isOneLine(description), "one line: \(Fuzz.quoted(description))")
     if case let .retryAfter(wait) = error.retryAdvice {
         Fuzz.check(wait >= .zero, "the advised wait is not negative: \(wait); \(context)")
     }

@@ -11,6 +11,8 @@
 //   `StoreError`; a list on the feed pages through every stored row and on to the remote, and ends with
 //   its items unique by id, the rows it held never lost by a failure (a page that cannot be read, a body
 //   that does not decode, is the list's `lastError`, with the items held before it still shown);
+// - the list and the store are released once dropped (no reference cycle keeps them, or their SQLite
+//   connections, alive);
 // - nothing crashes, whatever SQLite or the decoder is handed.
 import Foundation
 import FuzzSupport
@@ -97,9 +99,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         removeFiles()
         Fuzz.check(FileManager.default.createFile(atPath: path, contents: Data(written)), "the input was written")
         defer { removeFiles() }
-        let store: PagingStore
+        let opened: PagingStore
         do throws(StoreError) {
-            store = try PagingStore(path: path)
+            opened = try PagingStore(path: path)
         } catch {
             let after = FileManager.default.contents(atPath: path).map(Array.init) ?? []
             Fuzz.check(after == written, "a file the store refused (\(error.kind)) was changed: \(written.count) → \(after.count) bytes")
@@ -107,7 +109,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                        "a file the store refused (\(error.kind)) has a write-ahead log beside it")
             return
         }
-        read(store)
+        weak let store = opened
+        weak let list = read(opened)
+        _ = consume opened
+        Fuzz.check(list == nil, "the list was not released once dropped")
+        Fuzz.check(store == nil, "the store was not released once its list and its user dropped it")
     }
 }
 
@@ -115,8 +121,8 @@ func fileSize(_ path: String) -> Int {
     ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
 }
 
-/// Reads the feed every way a client can, and pages a list through it.
-func read(_ store: PagingStore) {
+/// Reads the feed every way a client can, and pages a list through it; returns the list.
+func read(_ store: PagingStore) -> AnyObject {
     let feed = store.feed("posts", of: Post.self)
     _ = try? feed.info()
     if let items = try? feed.items() {
@@ -133,4 +139,5 @@ func read(_ store: PagingStore) {
         }
         held = items.count
     }
+    return list
 }

@@ -74,6 +74,12 @@ package struct DemoOptions: Equatable, Sendable {
         return (makeViewModel(feed: feed, scheduler: scheduler), feed, nil)
     }
 
+    /// Whether `/` searches the list: over the simulated feed's own chain (`--source simulated`), without
+    /// `--url`, `--store` or `--max-pages` (the search's query list makes a plain view model per query).
+    package var canSearch: Bool {
+        url == nil && storePath == nil && source == .simulated && maxPages == nil
+    }
+
     /// The simulated feed these options describe.
     package func makeFeed() -> SimulatedFeed {
         SimulatedFeed(

@@ -269,7 +269,7 @@ package final class DemoList: Sendable {
     }
 
     /// Why `/` does nothing over a list that cannot search.
-    package static let cannotSearch = "no search: only over the simulated feed, without --source, --max-pages or --store"
+    package static let cannotSearch = "no search here: only over the simulated feed, without --url, --store, --max-pages or --source"
 
     /// The query as typed so far, while typing.
     package var typing: String? {

@@ -327,7 +327,8 @@ package final class DemoList: Sendable {
                 start += section.items.count
             }
         } else {
-            for (index, row) in items.value.enumerated() where index == 0 || items.value[index - 1].day != row.day {
+            let rows = items.value
+            for (index, row) in rows.enumerated() where index == 0 || rows[index - 1].day != row.day {
                 headers[index] = "day \(row.day)"
             }
         }

@@ -5,13 +5,38 @@ import Signals
 
 /// The demo's list, for both modes: the view model, the simulated feed (if any), the screen's cursor kept
 /// on its row through the view model's `changes`, the rows dropped, and what the living-list keys do
-/// (like, delete, a new post, refresh, fill the gap, try again).
+/// (like, delete, a new post, refresh, fill the gap, try again), and the search as you type (`/`).
 ///
 /// Thread-safe: the screen and the tally are behind a lock; the view model's observers update them on its
 /// scheduler, where `settle()` and the commands that read the cursor must run too (the interactive demo's
 /// main thread; the script runner's queue).
 package final class DemoList: Sendable {
-    package let viewModel: PaginatedListViewModel<Row, FeedError>
+    /// The list: one view model, or a query list, a view model per query (`options.canSearch`).
+    private enum Lists: Sendable {
+        case one(PaginatedListViewModel<Row, FeedError>)
+        case search(QueryPaginatedList<String, Row, FeedError>)
+    }
+
+    private let lists: Lists
+    /// The view model the keys act on: with search, the current query's.
+    package var viewModel: PaginatedListViewModel<Row, FeedError> {
+        switch lists {
+        case let .one(viewModel): viewModel
+        case let .search(search): search.current.value
+        }
+    }
+
+    /// The query list, when `/` can search (`DemoOptions.canSearch`).
+    package var search: QueryPaginatedList<String, Row, FeedError>? {
+        guard case let .search(search) = lists else { return nil }
+        return search
+    }
+
+    /// The rows shown: with search, the query list's (the previous query's until the new one's first page
+    /// lands).
+    package var items: Property<ItemList<Row>> { search?.items ?? viewModel.items }
+    /// The load states shown: with search, the current query's.
+    package var loadStates: Property<LoadStates<FeedError>> { search?.loadStates ?? viewModel.loadStates }
     /// The simulated feed, or `nil` when the list pages an HTTP endpoint.
     package let feed: SimulatedFeed?
     /// The store's feed, with `--store`.
@@ -45,14 +70,26 @@ package final class DemoList: Sendable {
         var refreshing = false
         /// What became of the last like sent (with `--store`).
         var like: String?
+        /// The query being typed after `/`, until Return or Esc.
+        var typing: String?
     }
 
     /// The list `options` describe, delivering on `scheduler`.
     ///
     /// - Throws: with `--store`, the store's error when its file cannot be opened.
     package convenience init(options: DemoOptions, scheduler: any Scheduler) throws(StoreError) {
+        if options.canSearch {
+            // One view model per query; the empty query is the whole feed. A query typed again (among the
+            // last four) shows its rows as they were, without a request.
+            let feed = options.makeFeed()
+            let search = QueryPaginatedList<String, Row, FeedError>(
+                query: "", scheduler: scheduler, keepPrevious: true, revalidation: .never
+            ) { query in feed.firstPage(matching: query) }
+            try self.init(lists: .search(search), feed: feed, stored: nil, options: options)
+            return
+        }
         let (viewModel, feed, stored) = try options.makeList(scheduler: scheduler)
-        try self.init(viewModel: viewModel, feed: feed, stored: stored, options: options)
+        try self.init(lists: .one(viewModel), feed: feed, stored: stored, options: options)
     }
 
     /// A second list of `other`'s store (`--store`), over the store's feed `name` and the same simulated
@@ -63,36 +100,39 @@ package final class DemoList: Sendable {
         guard let feed = other.feed, let stored = other.stored?.store.feed(name, of: Row.self) else {
             preconditionFailure("DemoList(sharing:) needs a store-backed list over the simulated feed")
         }
-        try self.init(viewModel: options.makeStoredViewModel(feed: feed, stored: stored, scheduler: scheduler), feed: feed,
+        try self.init(lists: .one(options.makeStoredViewModel(feed: feed, stored: stored, scheduler: scheduler)), feed: feed,
                       stored: stored, options: options)
     }
 
-    private init(viewModel: PaginatedListViewModel<Row, FeedError>, feed: SimulatedFeed?, stored: StoredFeed<Row>?,
-                 options: DemoOptions) throws(StoreError) {
-        (self.viewModel, self.feed, self.stored) = (viewModel, feed, stored)
+    private init(lists: Lists, feed: SimulatedFeed?, stored: StoredFeed<Row>?, options: DemoOptions) throws(StoreError) {
+        (self.lists, self.feed, self.stored) = (lists, feed, stored)
         churn = options.churn
-        days = feed == nil ? nil : viewModel.sections(by: { $0.day })
+        if case let .one(viewModel) = lists, feed != nil { days = viewModel.sections(by: { $0.day }) } else { days = nil }
         failMutations = options.failMutations
         latencyMilliseconds = options.effectiveLatencyMilliseconds
         var initial = State(screen: ListScreen(prefetchDistance: options.prefetch, startRow: options.start))
         initial.store = try stored.map { stored throws(StoreError) in StoreStatus(opened: try stored.info()) }
         let state = StateBox(initial)
         self.state = state
+        let (items, loadStates, changes) = switch lists {
+        case let .one(viewModel): (viewModel.items, viewModel.loadStates, viewModel.changes)
+        case let .search(search): (search.items, search.loadStates, search.changes)
+        }
         observations = [
-            viewModel.loadStates.signal.observeValues { states in
+            loadStates.signal.observeValues { states in
                 state.withLock { state in
                     let loading = states.refresh == .loading
                     if state.refreshing, !loading, states.refresh.error == nil { state.store?.refreshed = true }
                     state.refreshing = loading
                 }
             },
-            viewModel.items.signal.observeValues { rows in
+            items.signal.observeValues { rows in
                 state.withLock { state in
                     state.rows = rows
                     state.tally.saw(rows)
                 }
             },
-            viewModel.changes.observeValues { change in
+            changes.observeValues { change in
                 state.withLock { state in state.screen.follow(change, rows: state.rows) }
             },
         ].compactMap { $0 }
@@ -114,13 +154,13 @@ package final class DemoList: Sendable {
 
     /// After a transition: remembers the row under the cursor (see `ListScreen.settle(rows:)`).
     package func settle() {
-        let rows = viewModel.items.value
+        let rows = items.value
         state.withLock { $0.screen.settle(rows: rows) }
     }
 
     /// The row under the cursor, if the list has rows.
     package var cursorRow: Row? {
-        let rows = viewModel.items.value
+        let rows = items.value
         let cursor = state.withLock { $0.screen.cursor }
         return cursor < rows.count ? rows[cursor] : nil
     }
@@ -217,34 +257,87 @@ package final class DemoList: Sendable {
         if reload { viewModel.reload() } else { viewModel.reset() }
     }
 
+    // MARK: - Search as you type
+
+    /// `/`: starts typing a query, from the current one; `false` (nothing happens) when the list cannot
+    /// search (`cannotSearch` says why).
+    @discardableResult
+    package func startTyping() -> Bool {
+        guard let query = search?.query.value else { return false }
+        state.withLock { $0.typing = query }
+        return true
+    }
+
+    /// Why `/` does nothing over a list that cannot search.
+    package static let cannotSearch = "no search here: only over the simulated feed, without --url, --store, --max-pages or --source"
+
+    /// The query as typed so far, while typing.
+    package var typing: String? {
+        state.withLock { $0.typing }
+    }
+
+    /// While typing: the query on the status line becomes `text` (the list follows with `search(_:)`).
+    package func type(_ text: String) {
+        state.withLock { if $0.typing != nil { $0.typing = text } }
+    }
+
+    /// Return or Esc: typing ends (the query stays).
+    package func endTyping() {
+        state.withLock { $0.typing = nil }
+    }
+
+    /// Shows the rows whose title contains `query` (the whole feed for `""`): `setQuery(_:)` of the query
+    /// list, which keeps the rows shown until the new query's first page lands. Nothing when the list
+    /// cannot search.
+    package func search(_ query: String) {
+        search?.setQuery(query)
+    }
+
+    /// What the status line says of the search: `/ hel_` while typing, `search: hel` while a query is
+    /// shown; `nil` otherwise.
+    package var searchStatus: String? {
+        if let typing { return "/ \(typing)_" }
+        guard let query = search?.query.value, !query.isEmpty else { return nil }
+        return "search: \(query)"
+    }
+
     // MARK: - What the screen shows
 
     /// The gap, the prepend state and the rows dropped (with `--max-pages`), for the screen.
     package func window(maxPages: Int?) -> ListScreen.Window {
-        let rows = viewModel.items.value
+        let rows = items.value
         let gap = viewModel.gap.value
         return ListScreen.Window(
-            prepend: viewModel.loadStates.value.prepend, gap: gap, missing: gap.flatMap { missing(at: $0, in: rows) },
+            prepend: loadStates.value.prepend, gap: gap, missing: gap.flatMap { missing(at: $0, in: rows) },
             dropped: maxPages == nil ? nil : state.withLock { $0.tally.dropped(holding: rows) },
             headers: headers(), total: viewModel.totalCount.value
         )
     }
 
     /// The header above the first row of each day (`Row.day`), by row index: `[:]` over an HTTP endpoint.
+    /// The view model's `sections(by:)`; with search, the rows shown grouped here (while a new query
+    /// loads they are the previous query's, which no view model's sections describe).
     private func headers() -> [Int: String] {
-        guard let days else { return [:] }
+        guard feed != nil else { return [:] }
         var headers: [Int: String] = [:]
-        var start = 0
-        for section in days.value {
-            headers[start] = "day \(section.key)"
-            start += section.items.count
+        if let days {
+            var start = 0
+            for section in days.value {
+                headers[start] = "day \(section.key)"
+                start += section.items.count
+            }
+        } else {
+            let rows = items.value
+            for (index, row) in rows.enumerated() where index == 0 || rows[index - 1].day != row.day {
+                headers[index] = "day \(row.day)"
+            }
         }
         return headers
     }
 
     /// The line's window: the cursor's row, the rows held, the gap, the rows dropped.
     package func snapshot(maxPages: Int?) -> WindowSnapshot {
-        let rows = viewModel.items.value
+        let rows = items.value
         let window = window(maxPages: maxPages)
         return WindowSnapshot(cursor: cursorRow, first: rows.first?.id, last: rows.last?.id, gap: window.gap,
                               missing: window.missing, dropped: window.dropped)

@@ -74,6 +74,12 @@ package struct DemoOptions: Equatable, Sendable {
         return (makeViewModel(feed: feed, scheduler: scheduler), feed, nil)
     }
 
+    /// Whether `/` searches the list: over the simulated feed's own chain (`--source simulated`), without
+    /// `--url`, `--store` or `--max-pages` (the search's query list makes a plain view model per query).
+    package var canSearch: Bool {
+        url == nil && storePath == nil && source == .simulated && maxPages == nil
+    }
+
     /// The simulated feed these options describe.
     package func makeFeed() -> SimulatedFeed {
         SimulatedFeed(
@@ -212,6 +218,10 @@ extension DemoInvocation {
             throw OptionsError(message: "--churn changes the feed, but --source array pages a copy taken at start; "
                 + "pick another source")
         }
+        if !options.canSearch, options.script?.contains(where: { if case .search = $0 { true } else { false } }) == true {
+            throw OptionsError(message: "the search command searches the simulated feed's own pages; it does not work "
+                + "with --url, --store, --max-pages or --source other than simulated")
+        }
         return .run(options)
     }
 
@@ -299,7 +309,10 @@ extension DemoInvocation {
                                  refresh refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap)) (with
                                          --churn the feed first gains 0-30 rows at the top)
                                  fill    fillGap(): load the rows missing at the gap
-                               With --start, --max-pages or any of the last seven, each line also
+                                 search=TEXT  show the rows whose title contains TEXT (search=
+                                         alone: the whole feed); the rows shown stay until the
+                                         new query's first page lands (as / does)
+                               With --start, --max-pages or any of the last eight, each line also
                                shows the cursor's row, the first and last rows held, the gap and the
                                rows dropped.
                                Corrections are printed under the command's line; with --churn, a last
@@ -315,6 +328,9 @@ extension DemoInvocation {
           f             fill the gap (the "~~ N new items - press f ~~" row)
           t             try again after an error (the failed page or refresh)
           R or x        reload from the first page
+          /             search as you type: the rows whose title contains the query (Return or
+                        Esc ends typing; an empty query is the whole feed). Not with --source,
+                        --max-pages, --store or --url
           q             quit (Ctrl-C works too; the terminal is restored either way)
         """
 }

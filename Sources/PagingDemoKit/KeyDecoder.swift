@@ -3,12 +3,18 @@ package enum Key: Equatable, Sendable {
     case up, down, pageUp, pageDown, home, end
     /// Ctrl-C read as a byte (when the terminal does not turn it into SIGINT).
     case interrupt
+    /// Return (CR or LF).
+    case enter
+    /// Backspace (DEL or Ctrl-H).
+    case backspace
+    /// Esc pressed alone: `KeyReader` tells it from the start of a sequence (a read of that byte alone).
+    case escape
     /// A printable character.
     case character(Character)
 }
 
-/// Turns the bytes of a raw-mode terminal into keys: ASCII characters and the escape sequences of the
-/// arrow, page and home/end keys (`ESC [ A`, `ESC O A`, `ESC [ 5 ~`, …). Other sequences are skipped.
+/// Turns the bytes of a raw-mode terminal into keys: ASCII characters, Return, Backspace and the escape
+/// sequences of the arrow, page and home/end keys (`ESC [ A`, `ESC O A`, `ESC [ 5 ~`, …). Other sequences are skipped.
 ///
 /// An escape sequence split across reads is kept until its end arrives (a lone `ESC` at the end of a read
 /// too: it is dropped if the next read does not continue it as a sequence).
@@ -28,6 +34,10 @@ package struct KeyDecoder: Sendable {
             guard byte == 0x1B else {
                 if byte == 0x03 {
                     keys.append(.interrupt)
+                } else if byte == 0x0D || byte == 0x0A {
+                    keys.append(.enter)
+                } else if byte == 0x7F || byte == 0x08 {
+                    keys.append(.backspace)
                 } else if byte >= 0x20, byte < 0x7F {
                     keys.append(.character(Character(Unicode.Scalar(byte))))
                 }

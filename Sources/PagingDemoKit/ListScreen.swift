@@ -186,7 +186,7 @@ package struct ListScreen: Sendable {
                                 total: window.total)
         if let note { statusLine.text += " | \(note)" }
         lines.append(statusLine)
-        lines.append(Line(text: "j/k move  u like  d delete  n new  r refresh  f fill gap  t retry  x reload  q quit",
+        lines.append(Line(text: "j/k move  / search  u like  d delete  n new  r refresh  f fill  t retry  q quit",
                           style: .help))
         return lines.map { Line(text: Self.truncate($0.text, to: width), style: $0.style) }
     }

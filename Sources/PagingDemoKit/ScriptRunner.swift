@@ -5,7 +5,7 @@ import PaginatedListTesting
 import Signals
 
 /// One command of a `--script` run.
-package enum ScriptCommand: String, CaseIterable, Equatable, Sendable {
+package enum ScriptCommand: Equatable, Sendable {
     /// `loadNextPage()`.
     case next
     /// `loadNextPage()` after a failure: the view model retries the failed page.
@@ -36,13 +36,42 @@ package enum ScriptCommand: String, CaseIterable, Equatable, Sendable {
     case refresh
     /// `fillGap()`.
     case fill
+    /// `search=TEXT`: shows the rows whose title contains TEXT (`search=` alone: the whole feed), as `/` does
+    /// once typing pauses: the query list keeps the rows shown until the new query's first page lands.
+    case search(String)
+
+    /// The commands named by a word alone, in the order the usage lists them.
+    private static let plain: [ScriptCommand] = [
+        .next, .retry, .fail, .reset, .reload, .wait, .prev, .up, .down, .like, .delete, .new, .refresh, .fill,
+    ]
+
+    /// The command as the script writes it (`next`, `search=amber`).
+    package var word: String {
+        switch self {
+        case .next: "next"
+        case .retry: "retry"
+        case .fail: "fail"
+        case .reset: "reset"
+        case .reload: "reload"
+        case .wait: "wait"
+        case .prev: "prev"
+        case .up: "up"
+        case .down: "down"
+        case .like: "like"
+        case .delete: "delete"
+        case .new: "new"
+        case .refresh: "refresh"
+        case .fill: "fill"
+        case let .search(query): "search=\(query)"
+        }
+    }
 
     /// Whether the command is about a list that lives (both directions, edits, refreshes): its lines then
     /// show the window (see `StateSnapshot.window`).
     package var isLivingList: Bool {
         switch self {
         case .next, .retry, .fail, .reset, .reload, .wait: false
-        case .prev, .up, .down, .like, .delete, .new, .refresh, .fill: true
+        case .prev, .up, .down, .like, .delete, .new, .refresh, .fill, .search: true
         }
     }
 
@@ -51,8 +80,12 @@ package enum ScriptCommand: String, CaseIterable, Equatable, Sendable {
         let words = text.split { $0 == "," || $0 == " " }.map(String.init)
         var commands: [ScriptCommand] = []
         for word in words {
-            guard let command = ScriptCommand(rawValue: word.lowercased()) else {
-                let known = allCases.map(\.rawValue).joined(separator: ", ")
+            if word.lowercased().hasPrefix("search=") {
+                commands.append(.search(String(word.dropFirst("search=".count))))
+                continue
+            }
+            guard let command = plain.first(where: { $0.word == word.lowercased() }) else {
+                let known = (plain.map(\.word) + ["search=TEXT"]).joined(separator: ", ")
                 throw OptionsError(message: "unknown script command '\(word)' (known: \(known))")
             }
             commands.append(command)
@@ -196,13 +229,17 @@ package final class ScriptRunner {
         if let status = list.storeStatus() { report("store -> \(status)") }
         for command in commands {
             perform(command)
+            // With search, the query list forwards each of its view model's transitions in a block of its
+            // own, queued on the same queue during the transition: let that block run before the state is read.
+            if list.search != nil { queue.sync {} }
             let (snapshot, diagnostics) = queue.sync { () -> (StateSnapshot, [PaginatedListDiagnostic]) in
                 list.settle()
                 var snapshot = StateSnapshot(viewModel)
+                snapshot.items = list.items.value.count   // with search, the rows shown (maybe the previous query's)
                 if showsWindow { snapshot.window = list.snapshot(maxPages: options.maxPages) }
                 return (snapshot, log.take())
             }
-            report("\(command.rawValue) -> \(snapshot.line)")
+            report("\(command.word) -> \(snapshot.line)")
             for diagnostic in diagnostics { report("  \(diagnostic.demoDescription)") }
         }
         if options.churn > 0, let feed {
@@ -222,7 +259,7 @@ package final class ScriptRunner {
 
     /// The rows loaded so far, in order.
     package var loadedRows: [Row] {
-        queue.sync { Array(viewModel.items.value) }
+        queue.sync { Array(list.items.value) }
     }
 
     /// What the loaded rows got wrong against the simulated feed's history: rows delivered twice, and
@@ -255,11 +292,26 @@ package final class ScriptRunner {
         case .new: list.post()
         case .refresh: list.refresh()
         case .fill: list.fillGap()
+        case let .search(query): search(query)
+        }
+    }
+
+    /// `search=TEXT`: switches the query, and waits (passing the queue's blocks) until the switch ran and,
+    /// with no latency, until the new query's first page is shown (as a `next` shows its page at once).
+    private func search(_ query: String) {
+        list.search(query)
+        let waitsForPage = options.effectiveLatencyMilliseconds == 0
+        let deadline = ContinuousClock.now + waitTimeout
+        while ContinuousClock.now < deadline {
+            let settled = queue.sync {
+                list.search.map { $0.query.value == query && !(waitsForPage && $0.loadStates.value.isLoading) } ?? true
+            }
+            if settled { return }
         }
     }
 
     private func moveCursor(by delta: Int) {
-        let count = viewModel.items.value.count
+        let count = list.items.value.count
         list.withScreen { $0.move(by: delta, count: count) }
         list.settle()
     }

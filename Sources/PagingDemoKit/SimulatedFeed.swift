@@ -190,6 +190,28 @@ package final class SimulatedFeed: PaginatedListDependency, Sendable {
         }
     }
 
+    /// The first page of the rows whose title contains `query` (ignoring case), in the feed's order: pages
+    /// of `pageSize` at offsets `0, pageSize, …` among the matches, each saying how many rows match. The
+    /// empty query is the whole feed: `firstPage()`. A search reads the feed without changing it (no churn),
+    /// with the latency and failures of any request.
+    package func firstPage(matching query: String) -> Producer<Page<Row, FeedError>, FeedError> {
+        query.isEmpty ? firstPage() : page(matching: query.lowercased(), at: 0)
+    }
+
+    /// The producer of the page of matches of `query` (lowercased) that starts at `offset`.
+    private func page(matching query: String, at offset: Int) -> Producer<Page<Row, FeedError>, FeedError> {
+        request(page: offset / pageSize + 1) { [pageSize] feed in
+            let matches = feed.currentItems.map(Row.init).filter { $0.title.lowercased().contains(query) }
+            let end = min(offset + pageSize, matches.count)
+            return Delivery(rows: Array(matches[min(offset, end) ..< end]), previousOffset: nil,
+                            nextOffset: end < matches.count ? end : nil, total: matches.count)
+        }
+        .map { [self] delivery in
+            Page(items: delivery.rows, next: delivery.nextOffset.map { page(matching: query, at: $0) },
+                 totalCount: delivery.total)
+        }
+    }
+
     // MARK: - What the feed's users do (between requests)
 
     /// A like of the row `id` (its count goes up by one in the feed); `false` if the feed no longer has it.

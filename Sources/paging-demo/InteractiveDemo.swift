@@ -32,6 +32,10 @@ final class InteractiveDemo {
     /// misbehaving producer's outcome).
     private var corrections = 0
     private var lastDiagnostic: String?
+    /// What the status line says until the next key (`/` over a list that cannot search).
+    private var keyNote: String?
+    /// The query as typed, each keystroke; the list searches once typing pauses for 300 ms (`start()`).
+    private let (typedQueries, typed) = Signal<String, Never>.pipe()
 
     /// - Throws: with `--store`, the store's error when its file cannot be opened.
     init(options: DemoOptions) throws(StoreError) {
@@ -49,14 +53,20 @@ final class InteractiveDemo {
         }
         observations = lists.flatMap { list in
             [
-                list.viewModel.items.signal.observeValues { _ in changed() },
-                list.viewModel.loadStates.signal.observeValues { _ in changed() },
+                list.items.signal.observeValues { _ in changed() },
+                list.loadStates.signal.observeValues { _ in changed() },
                 list.viewModel.gap.signal.observeValues { _ in changed() },
                 list.viewModel.diagnostics.observeValues { [weak self] diagnostic in
                     MainActor.assumeIsolated { self?.record(diagnostic) }
                 },
             ].compactMap { $0 }
         }
+        // Debounced: a burst of typing makes one search, so the requests for "a", "am", "amb" are not made.
+        observations += [
+            typedQueries.debounce(.milliseconds(300), on: QueueScheduler.main).observeValues { [weak self] query in
+                MainActor.assumeIsolated { self?.list.search(query) }
+            },
+        ].compactMap { $0 }
         signalSources.append(TerminalUI.onResize { [weak self] in
             MainActor.assumeIsolated { self?.setNeedsRedraw() }
         })
@@ -85,7 +95,9 @@ final class InteractiveDemo {
     }
 
     private func handle(_ key: Key) {
-        let count = viewModel.items.value.count
+        keyNote = nil
+        if type(key) { return listDidChange() }
+        let count = list.items.value.count
         let screenful = max(TerminalUI.size.height - 6, 1)
         switch key {
         case .up, .character("k"): list.withScreen { $0.move(by: -1, count: count) }
@@ -102,10 +114,29 @@ final class InteractiveDemo {
         case .character("t"): list.tryAgain()
         case .character("R"), .character("x"): list.startOver(reload: true)
         case .character("\t"), .character("w"): focus = (focus + 1) % lists.count
+        case .character("/"): if !list.startTyping() { keyNote = DemoList.cannotSearch }
         case .character("q"), .character("Q"), .interrupt: quit()
-        case .character: break
+        case .character, .enter, .backspace, .escape: break
         }
         listDidChange()
+    }
+
+    /// A key while a query is typed (after `/`): a character or backspace edits the query, Return or Esc
+    /// ends typing; `false` for the other keys (arrows, Ctrl-C), which act as usual.
+    private func type(_ key: Key) -> Bool {
+        guard let text = list.typing else { return false }
+        let edited: String
+        switch key {
+        case let .character(character): edited = text + String(character)
+        case .backspace: edited = String(text.dropLast())
+        case .enter, .escape:
+            list.endTyping()
+            return true
+        case .up, .down, .pageUp, .pageDown, .home, .end, .interrupt: return false
+        }
+        list.type(edited)
+        typed.send(value: edited)
+        return true
     }
 
     /// Redraws once for any number of changes made in one turn of the main queue.
@@ -133,10 +164,10 @@ final class InteractiveDemo {
             let (cursor, distance) = list.withScreen { ($0.cursor, $0.prefetchDistance) }
             viewModel.loadPagesIfNeeded(visibleIndex: cursor, prefetchDistance: distance)
             let window = list.window(maxPages: options.maxPages)
-            let (rows, loadStates, lastError) = (viewModel.items.value, viewModel.loadStates.value, viewModel.lastError.value)
+            let (rows, loadStates, lastError) = (list.items.value, list.loadStates.value, viewModel.lastError.value)
             let heading = lists.count == 1 ? title : (index == focus ? "▶ " : "  ") + (index == 0 ? "home" : "profile")
                 + (index == 0 ? " | " + title : " (tab: switch)")
-            let note = [list.storeStatus(), list.likeStatus, lastDiagnostic.map { "fixes: \(corrections), last: \($0)" }]
+            let note = [list.searchStatus, keyNote, list.storeStatus(), list.likeStatus, lastDiagnostic.map { "fixes: \(corrections), last: \($0)" }]
                 .compactMap { $0 }.joined(separator: " | ").nilIfEmpty
             screens.append(list.withScreen { screen in
                 screen.render(rows: rows, loadStates: loadStates, lastError: lastError, title: heading, width: width,

@@ -24,7 +24,8 @@ enum KeyReader {
                 let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { break }
-                let keys = decoder.decode(buffer[..<count])
+                // A read of ESC alone is the Esc key: a terminal writes the whole sequence of any other key at once.
+                let keys = count == 1 && buffer[0] == 0x1B ? [Key.escape] : decoder.decode(buffer[..<count])
                 guard !keys.isEmpty else { continue }
                 DispatchQueue.main.async {
                     MainActor.assumeIsolated {

@@ -33,13 +33,18 @@ final class Database: Sendable {
         self.path = path
         try Self.validate(path: path)
         let writing = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        try Self.configure(writing)
+        // Everything that may refuse the file first: the schema, in one transaction that a refusal rolls
+        // back, in the journal mode the file has, and the read of the pending edits; only then WAL, which
+        // rewrites the header. A file found damaged or foreign stays byte for byte as it was (fuzzing
+        // found a rollback-journal file whose damaged `pending_edits` was read after the switch).
         try Schema.migrate(writing)
+        let hasPendingRows = try Self.hasPendingRows(writing)
+        try Self.configure(writing)
         writer = ConfinedConnection(writing, label: "PaginatedListStore.writer")
         reader = ConfinedConnection(try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY), label: "PaginatedListStore.reader")
         let version = try writing.integer("PRAGMA data_version") ?? 0
         dataVersion.withLock { $0 = version }
-        pending.noteRows(try Self.hasPendingRows(writing))
+        pending.noteRows(hasPendingRows)
     }
 
     /// Whether the file holds an optimistic edit not settled.

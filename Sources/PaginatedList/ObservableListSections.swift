@@ -52,7 +52,7 @@ public final class ObservableListSections<Key: Hashable & Sendable, Item> {
     public init<Failure: Error>(_ viewModel: PaginatedListViewModel<Item, Failure>, by key: @escaping @Sendable (Item) -> Key) {
         source = viewModel.sections(by: key)
         observation.inner = source.signal.observeValues { [weak self] _ in
-            Self.onMainActor(self) { $0.showLatest() }
+            onMainActor(self) { $0.showLatest() }
         }
         showLatest()
     }
@@ -67,23 +67,6 @@ public final class ObservableListSections<Key: Hashable & Sendable, Item> {
         sections = source.value.map { section in
             defer { start += section.items.count }
             return Section(section: section, startIndex: start)
-        }
-    }
-
-    /// Runs `body` with `sections` on the main actor: at once when called there, else enqueued.
-    private nonisolated static func onMainActor(
-        _ sections: ObservableListSections?, _ body: @escaping @MainActor (ObservableListSections) -> Void
-    ) {
-        guard UIScheduler.isOnMainQueue else {
-            UIScheduler().schedule { [weak sections] in
-                MainActor.assumeIsolated {
-                    if let sections { body(sections) }
-                }
-            }
-            return
-        }
-        MainActor.assumeIsolated {
-            if let sections { body(sections) }
         }
     }
 }

@@ -48,8 +48,8 @@ struct RateLimitHeaders: Equatable, Sendable {
     }
 
     init(header: (String) -> String?, statusCode: Int, now: Date, longest: TimeInterval) {
-        // Only read when a date or a Unix time needs it (creating the formatter costs).
-        func serverNow() -> Date { header("Date").flatMap(Self.httpDate) ?? now }
+        // Only read when a date or a Unix time needs it.
+        func serverNow() -> Date { header("Date").flatMap { HTTPDate.parse($0, now: now) } ?? now }
         func bounded(_ seconds: TimeInterval) -> Window {
             seconds.isFinite && seconds <= longest ? .wait(max(seconds, 0)) : .unknown
         }
@@ -59,7 +59,7 @@ struct RateLimitHeaders: Equatable, Sendable {
                 window = bounded(seconds)
                 return
             }
-            if let date = Self.httpDate(retryAfter) {
+            if let date = HTTPDate.parse(retryAfter, now: now) {
                 window = bounded(date.timeIntervalSince(serverNow()))
                 return
             }
@@ -110,17 +110,5 @@ struct RateLimitHeaders: Equatable, Sendable {
     /// `text` without the spaces and tabs around it (HTTP's optional whitespace).
     private static func trimmed(_ text: String) -> String {
         text.trimmingCharacters(in: .whitespaces)
-    }
-
-    /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`, or the obsolete RFC 850 and asctime forms).
-    static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) { return date }
-        }
-        return nil
     }
 }

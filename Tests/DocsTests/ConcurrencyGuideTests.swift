@@ -81,7 +81,7 @@ enum ConcurrencyGuide {
         let label = ConcurrencyGuide.CountLabel()
         let following = label.follow(Property(count))
         count.value = 2
-        for _ in 0..<10_000 where label.count != 2 { await Task.yield() }
+        await Guide.waitOnMainActor { label.count == 2 }
         #expect(label.count == 2)
         following.cancel()   // the task holds the property until its loop ends
         await following.value

@@ -21,6 +21,18 @@ enum Guide {
         $printed.withValue(printed) { sample() }
         return printed.lines
     }
+
+    /// Suspends until `condition` holds, checking after each turn of the main actor (after the first
+    /// thousand, every millisecond), for at most a minute; the caller's `#expect` says what did not happen.
+    /// Bounded in time, not in turns: on a loaded machine the work it waits for can take any number of turns.
+    @MainActor static func waitOnMainActor(until condition: () -> Bool) async {
+        let deadline = ContinuousClock.now + .seconds(60)
+        var turns = 0
+        while !condition(), ContinuousClock.now < deadline {
+            turns += 1
+            if turns < 1_000 { await Task.yield() } else { try? await Task.sleep(for: .milliseconds(1)) }
+        }
+    }
 }
 
 /// The samples' `print`: records into the running test's `Printed`.

@@ -6,7 +6,7 @@ import Testing
 struct IDPositionsTests {
     @Test func positionsFollowSeededInsertsAndRemovalsAgainstAnArray() {
         var failures: [String] = []
-        for seed in 0 ..< UInt64(300) {
+        for seed in 0 ..< UInt64(seededRunCount(300)) {
             var random = SplitMix64(seed: seed)
             let index = IDPositions()
             var model: [Int] = []
@@ -112,12 +112,12 @@ struct ItemStoreTests {
     }
 
     @Test func seededEditsKeepIdsUniqueAndPositionsExact() {
-        let failures = seededEdits(Post.self, seeds: 0 ..< 300)
+        let failures = seededEdits(Post.self, seeds: 0 ..< UInt64(seededRunCount(300)))
         #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
     }
 
     @Test func idsWhoseHashValuesCollideAreStillTold() {
-        let failures = seededEdits(CollidingPost.self, seeds: 1_000 ..< 1_100)
+        let failures = seededEdits(CollidingPost.self, seeds: 1_000 ..< 1_000 + UInt64(seededRunCount(100)))
         #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
     }
 

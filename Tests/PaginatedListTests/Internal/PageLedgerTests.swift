@@ -9,7 +9,7 @@ struct PageLedgerTests {
     /// re-centring included: both ends grow far past the first slots).
     @Test func pagesFollowSeededEditsAtBothEndsAgainstAnArray() {
         var failures: [String] = []
-        for seed in 0 ..< UInt64(100) {
+        for seed in 0 ..< UInt64(seededRunCount(100)) {
             var random = SplitMix64(seed: seed)
             var ledger = PageLedger<Int>()
             var model: [(count: Int, record: Int)] = []

@@ -21,7 +21,7 @@ package protocol SeededSequence: AnyObject {
 package let tracingSequences = ProcessInfo.processInfo.environment["PAGINATED_LIST_TRACE"] != nil
 
 /// The share of each seeded suite's runs to make, in percent: `PAGINATED_LIST_SEED_SHARE` (1 to 100), 100
-/// when unset. `.ci/run` sets 20 for the model-based suites with the internal checks, 2 for the other suites
+/// when unset. `.ci/run` sets 10 for the model-based suites with the internal checks, 2 for the other suites
 /// under the address sanitizer, 5 under the thread sanitizer: each makes each run several times slower, and
 /// a share of the runs still drives every operation many times. Coverage counts are only checked on a full
 /// run. Suites that loop over seeds themselves take their count from `seededRunCount(_:)`.

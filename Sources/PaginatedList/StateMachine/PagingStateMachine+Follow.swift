@@ -285,9 +285,12 @@ extension PagingStateMachine {
     }
 
     /// The indices into `values` of a longest strictly increasing subsequence, in order. O(n log n).
-    static func longestIncreasingRun(_ values: [Int]) -> [Int] {
+    /// Among the longest, the one that ends with the smallest value, or with `endingFirst` the one that
+    /// ends first in `values`.
+    static func longestIncreasingRun(_ values: [Int], endingFirst: Bool = false) -> [Int] {
         var tails: [Int] = []  // indices into values: the smallest tail of a run of each length
         var previous = [Int](repeating: -1, count: values.count)
+        var lengths = [Int](repeating: 0, count: values.count)   // of the longest run ending at each index
         for (index, value) in values.enumerated() {
             var low = 0
             var high = tails.count
@@ -297,9 +300,10 @@ extension PagingStateMachine {
             }
             if low > 0 { previous[index] = tails[low - 1] }
             if low == tails.count { tails.append(index) } else { tails[low] = index }
+            lengths[index] = low + 1
         }
         var run: [Int] = []
-        var index = tails.last ?? -1
+        var index = (endingFirst ? lengths.firstIndex(of: tails.count) : tails.last) ?? -1
         while index >= 0 {
             run.append(index)
             index = previous[index]

@@ -292,10 +292,31 @@ extension PagingStateMachine {
         return first
     }
 
+    /// The held items at or after `start` that the fresh pages hold in the list's order: the longest run,
+    /// in the pages' order (each id at its first occurrence), whose positions in the list increase
+    /// (`longestIncreasingRun`); of runs as long, the one that ends first in the pages (a held item the
+    /// feed moved down comes later in them than its place says). O(k log k) for the k held items the
+    /// pages bring back.
+    private func inOrderHeldKeys(of pages: [FreshPage], from start: Int) -> Set<AnyHashable> {
+        var keys: [AnyHashable] = []
+        var positions: [Int] = []
+        var seen: Set<AnyHashable> = []
+        for page in pages {
+            for item in page.items {
+                guard let key = store.key(of: item), let position = store.position(ofKey: key), position >= start,
+                      seen.insert(key).inserted else { continue }
+                keys.append(key)
+                positions.append(position)
+            }
+        }
+        return Set(Self.longestIncreasingRun(positions, endingFirst: true).map { keys[$0] })
+    }
+
     /// Merges the fresh pages into the list at `start` (0, or the gap), given the first held item they
     /// overlap: the held items between `start` and it are removed (the feed no longer has them); new items
-    /// before the first held one are inserted at `start`, new items after a held one right after it; held
-    /// items that came back are updated in place.
+    /// before the first held one are inserted at `start`, new items after a held one right after it (a held
+    /// one the pages hold in the list's order: see `inOrderHeldKeys`); held items that came back are
+    /// updated in place.
     ///
     /// The merge is planned first, then made: the runs of new items are inserted top to bottom and the
     /// updates reported last, at their final offsets, so that every change names its rows by their offsets
@@ -316,7 +337,10 @@ extension PagingStateMachine {
             while let first = ledger.first, first.count == 0 { _ = ledger.removeFirst() }
         }
         // The runs of new items: the first at `start`, each other after the held item (its anchor) that
-        // precedes it in the fresh pages.
+        // precedes it in the fresh pages. Held items stay where they are, so only those the fresh pages
+        // hold in the list's order can anchor: a held item the feed moved would put the new items after
+        // it next to its old place, out of order with the items around them.
+        let anchors = inOrderHeldKeys(of: pages, from: start)
         var runs: [(anchor: AnyHashable?, items: [(item: Item, page: Int)])] = [(nil, [])]
         var runOfAnchor: [AnyHashable: Int] = [:]
         var current = 0
@@ -327,7 +351,7 @@ extension PagingStateMachine {
                 let key = store.key(of: item)
                 if let key, let held = store.position(ofKey: key) {
                     updates[key] = item
-                    guard held >= start else { continue }
+                    guard held >= start, anchors.contains(key) else { continue }
                     if let run = runOfAnchor[key] {
                         current = run
                     } else {

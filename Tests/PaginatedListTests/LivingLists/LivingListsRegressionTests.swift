@@ -90,6 +90,21 @@ struct LivingListsRegressionTests {
         #expect(replayer.mirror == Array(viewModel.items.value))
     }
 
+    /// `.mergeOnTop` after the feed moved a held item down: held items stay in place, so a new item that
+    /// follows the moved one in the fresh page must not go in after the moved item's old place (above held
+    /// items the feed still has above it), but after the last held item the page keeps in the list's order.
+    /// Found by RefreshModelTests, seed 15373040995211214116.
+    @Test func aMergeOnTopPutsNewItemsAfterAHeldItemTheFeedMovedBelowThemInFeedOrder() {
+        let feed = ScriptedFeed(ids: [0, 1, 2, 3], size: 4)
+        let (viewModel, replayer) = loaded(feed, pages: 1)
+        feed.edit { $0 = [1, 3, 0, 4].map { FeedPost(id: $0) } }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        // 0 is updated in place, 2 (below the overlap) is kept; 4 follows 3 in the feed, and so in the list.
+        #expect(ids(viewModel) == [0, 1, 2, 3, 4])
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
     /// `.mergeOnTop` that opens a gap with more fresh pages than `maxPages` holds: the pages dropped at
     /// the bottom include fresh ones inserted in the same transition, which its changes must not name.
     @Test func aGapOpenedBeyondMaxPagesSendsChangesThatReplay() {

@@ -53,6 +53,25 @@ enum StoreBenchmarks: BenchmarkSuite {
                                scheduler: ImmediateScheduler(), maxPages: maxPages)
     }
 
+    /// The study "a store of 1,000,000 posts": writing, opening, scrolling, then pages near the end beside raw
+    /// SQLite and `LIMIT/OFFSET`.
+    ///
+    /// **Comparing two builds' page path by instruction counts.** On a loaded machine, wall-clock medians move
+    /// by more than 5% between runs, but instruction counts stay the same. Build each version with
+    /// `swift build -c release --product Benchmarks --scratch-path .build-release`, copy the binary and
+    /// `strip --strip-debug` the copy (valgrind fails on the unstripped binary with "corrupted debuginfo").
+    /// Then run each copy with `valgrind --tool=callgrind --dump-before=SYMBOL BINARY --quick --filter
+    /// "a store of 1,000,000"`, where `SYMBOL` is the mangled `PagingStore.init(path:now:)` that `nm` lists
+    /// ending in `cfc` (the benchmark inlines the allocating `cfC`, so `cfC` never triggers a dump).
+    /// Each `PagingStore(path:)` then begins a new part (`callgrind.out.PID.N`): with `--quick`, parts 2-4 hold
+    /// the 1,000-page writes, part 5 the whole feed's 2,000 pages, parts 6-9 the opens, and parts 10-12 the
+    /// three scrolls of 2,000 stored pages each; kill the run once `callgrind.out.PID.12` exists. Apart from
+    /// the timing and creating and releasing a list, a part holds only its pages. So a part's instructions per
+    /// page are its `summary:` minus the inclusive cost of `PagingStore.init(path:now:)` in it
+    /// (`callgrind_annotate --inclusive=yes`), divided by its pages. That covers the whole `loadNextPage()`:
+    /// the network's page made, encoded, written, published and shown, or read, decoded and shown.
+    /// `callgrind_annotate` of one part in each build, compared function by function, shows where a
+    /// difference comes from.
     static func store(quick: Bool, runs: Int) -> StudyResult {
         let count = quick ? fullCount / 10 : fullCount
         let pages = count / pageSize

@@ -177,6 +177,19 @@ struct PendingRow {
     /// The item's stored body.
     let body: Data
 
+    /// The pending row of the item `name`, if it has one: the row `id` (the item's row when an edit of it was
+    /// stored; ids are never reused) while it lasts, else the one found by name.
+    static func read(_ connection: SQLiteConnection, _ name: ItemName, id: Int64) throws(StoreError) -> PendingRow? {
+        let statement = try connection.statement("""
+            SELECT p.id, i.id, p.server, p.shown, i.body FROM pending_edits p JOIN items i ON i.id = p.item WHERE p.id = ?
+            """)
+        try statement.bind(.integer(id), at: 1)
+        defer { statement.reset() }
+        guard try statement.step() else { return try read(connection, name) }
+        return PendingRow(id: statement.int64(0), item: statement.int64(1), server: statement.blob(2) ?? Data(),
+                          shown: statement.blob(3) ?? Data(), body: statement.blob(4) ?? Data())
+    }
+
     /// The pending row of the item `name`, if it has one.
     static func read(_ connection: SQLiteConnection, _ name: ItemName) throws(StoreError) -> PendingRow? {
         let statement = try connection.statement("""

@@ -157,6 +157,9 @@ final class PendingEdits: Sendable {
                 shown[name] = SettledItem(shown: value, differs: changed)
             }
         }
+        // The writer's own transition shows the shown values; it follows them too (a commit delivered to it
+        // after that transition, written before, may have replaced them), skipping those it holds.
+        if !shown.isEmpty, record.writer != nil { record.writerFollowsItems = true }
         return shown
     }
 }

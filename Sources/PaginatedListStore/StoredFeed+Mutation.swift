@@ -133,21 +133,23 @@ extension StoredFeed {
         return try store.database.write(by: nil) { connection, record throws(StoreError) -> StartedEdit<Item>? in
             record.isMutation = true
             let tables = FeedTables(connection)
-            guard let feedRow = try row(tables, create: false), let item = try tables.item(key: name.key, type: feedRow.type),
-                  try tables.member(item: item, feed: feedRow.id) != nil,
-                  let body = try Self.body(of: item, connection) else { return nil }
+            guard let feedRow = try tables.feed(named: self.name, typeName: name.type, create: false),
+                  let (item, body) = try Self.listedItem(name.key, feed: feedRow, connection) else { return nil }
             var value = try coding.decode(body)
             change(&value)
             let encoded = try coding.encode(value)
             guard encoded.key == name.key else {
                 throw StoreError(kind: .decoding, path: path, message: "the change of the \(Item.self) \(name.key) gave it another id (\(encoded.key))")
             }
-            if let row = try PendingRow.read(connection, name) {
-                try connection.run("UPDATE pending_edits SET shown = ? WHERE id = ?", .blob(encoded.body), .integer(row.id))
-            } else {
-                try connection.run("INSERT INTO pending_edits(item, server, shown) VALUES (?, ?, ?)",
-                                   .integer(item), .blob(body), .blob(encoded.body))
-            }
+            // The item's pending row: made with the server's value, or (another edit of it pending) kept with it.
+            let statement = try connection.statement("""
+                INSERT INTO pending_edits(item, server, shown) VALUES (?, ?, ?)
+                  ON CONFLICT(item) DO UPDATE SET shown = excluded.shown RETURNING id
+                """)
+            try statement.bind([.integer(item), .blob(body), .blob(encoded.body)])
+            guard try statement.step() else { throw StoreError(kind: .sqlite, path: path, message: "the pending edit of \(name.key) was not written") }
+            let pendingRow = statement.int64(0)
+            statement.reset()
             if encoded.body != body {
                 try connection.run("UPDATE items SET body = ? WHERE id = ?", .blob(encoded.body), .integer(item))
                 record.wrote(encoded, value: value, type: name.type)
@@ -166,7 +168,7 @@ extension StoredFeed {
                     return try ItemCoding<Item>(path: path).encode(item)
                 })
             }
-            return StartedEdit(name: name, serial: serial, item: value)
+            return StartedEdit(name: name, serial: serial, item: value, pendingRow: pendingRow)
         }
     }
 
@@ -184,7 +186,7 @@ extension StoredFeed {
             record.isMutation = true
             let (newest, remaining) = pending.confirm(edit.serial, of: edit.name)
             defer { settledChain(connection) }
-            if let row = try PendingRow.read(connection, edit.name) {
+            if let row = try PendingRow.read(connection, edit.name, id: edit.pendingRow) {
                 let server = newest ? encoded.body : row.server
                 let shown: WrittenItem
                 if let remaining {
@@ -212,7 +214,7 @@ extension StoredFeed {
             record.isMutation = true
             let (found, remaining) = pending.drop(edit.serial, of: edit.name)
             defer { settledChain(connection) }
-            guard found, let row = try PendingRow.read(connection, edit.name) else { return }
+            guard found, let row = try PendingRow.read(connection, edit.name, id: edit.pendingRow) else { return }
             if let remaining {
                 let shown = try remaining.rebase(row.server)
                 try connection.run("UPDATE pending_edits SET shown = ? WHERE id = ?", .blob(shown.body), .integer(row.id))
@@ -240,21 +242,25 @@ extension StoredFeed {
         pending.noteRows(rows)
     }
 
-    /// The stored body of the item row `item`.
-    private static func body(of item: Int64, _ connection: SQLiteConnection) throws(StoreError) -> Data? {
-        let statement = try connection.statement("SELECT body FROM items WHERE id = ?")
-        try statement.bind(.integer(item), at: 1)
+    /// The row and stored body of the item `key` when the feed lists it.
+    private static func listedItem(_ key: String, feed: FeedRef, _ connection: SQLiteConnection) throws(StoreError) -> (Int64, Data)? {
+        let statement = try connection.statement("""
+            SELECT id, body FROM items WHERE type = ? AND key = ? AND EXISTS (SELECT 1 FROM members WHERE item = items.id AND feed = ?)
+            """)
+        try statement.bind([.integer(feed.type), .text(key), .integer(feed.id)])
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        return statement.blob(0)
+        return (statement.int64(0), statement.blob(1) ?? Data())
     }
 }
 
-/// An edit stored and waiting for its send: the item's name, the edit's serial, and the changed item.
+/// An edit stored and waiting for its send: the item's name, the edit's serial, the changed item, and the id
+/// of the item's pending row when the edit was stored.
 struct StartedEdit<Item: Sendable>: Sendable {
     let name: ItemName
     let serial: UInt64
     let item: Item
+    let pendingRow: Int64
 }
 
 /// A flag claimed once, from any thread.

@@ -10,8 +10,11 @@ import Testing
 // or answered at once; rollbacks), inserts and removals across three feeds that share items, with 2 to 4
 // lists open on them, some with `maxPages`, and a server whose items change. After every step, every list
 // holds exactly its feed's stored rows of the pages it holds (values included), its changes replayed give
-// its items, no id is held twice, and no feed lists as pending an id whose edits were all settled; at the
-// end, every held send is answered (no edit is pending then) and reopening the file gives the same feeds.
+// its items, no id is held twice, and no feed lists as pending an id whose edits were all settled; in every
+// transition of a step that is not an optimistic edit's (a page, a refresh, an edit, an update, an insert),
+// an item with an edit pending shows the edit (the value its pending row showed before the step or shows
+// after it, never the server's value underneath); at the end, every held send is answered (no edit is
+// pending then) and reopening the file gives the same feeds.
 //
 // 300 sequences by default (10 to 20 s in a debug build); `PAGINATED_LIST_STORE_MODEL_FULL=1` runs 2,000
 // (about 100 s in a debug build on a loaded machine). Seeds it found, each a named test in FollowingTests:
@@ -63,6 +66,15 @@ final class ModelServer: Sendable {
     }
 }
 
+/// The snapshots lists published, with each list's index.
+final class SnapshotLog: Sendable {
+    private let log = Locked<[(list: Int, items: ItemList<Post>)]>([])
+
+    func append(_ items: ItemList<Post>, of list: Int) { log.withLock { $0.append((list, items)) } }
+    func clear() { log.withLock { $0 = [] } }
+    var entries: [(list: Int, items: ItemList<Post>)] { log.withLock { $0 } }
+}
+
 final class FollowingSequence: SeededSequence {
     typealias List = PaginatedListViewModel<Post, StoredListError<RemoteError>>
 
@@ -72,6 +84,8 @@ final class FollowingSequence: SeededSequence {
     private let server: ModelServer
     private static let feedNames = ["a", "b", "c"]
     private var lists: [(list: List, feed: Int, maxPages: Int?, replayer: ChangeReplayer<Post>)] = []
+    /// Every snapshot the lists published during the current step, with the list's index.
+    private let snapshots = SnapshotLog()
     private var nextID = 1_000
     /// The sends held, with the id of the item each edit changed.
     private var inFlight: [(send: HeldSend, id: Int, generation: Int)] = []
@@ -101,6 +115,8 @@ final class FollowingSequence: SeededSequence {
             let maxPages: Int? = Bool.random(using: &random) ? nil : Int.random(in: 2 ... 3, using: &random)
             let list = List(feed: store.feed(Self.feedNames[feed], of: Post.self), remote: ModelServer.Source(server: server, feed: feed),
                             revalidate: .never, scheduler: ImmediateScheduler(), maxPages: maxPages)
+            let index = lists.count
+            list.items.signal.observeValues { [snapshots] items in snapshots.append(items, of: index) }
             lists.append((list, feed, maxPages, ChangeReplayer(list)))
             opened.append("\(Self.feedNames[feed])\(maxPages.map { "/max \($0)" } ?? "")")
         }
@@ -113,8 +129,11 @@ final class FollowingSequence: SeededSequence {
         let name = Self.feedNames[feed]
         let held = list.items.value.map(\.id)
         let stored = store.feed(name, of: Post.self).ids
+        let shownBefore = shownPendingItems()
+        snapshots.clear()
         let note: String
-        switch Int.random(in: 0 ..< 100, using: &random) {
+        let kind = Int.random(in: 0 ..< 100, using: &random)
+        switch kind {
         case 0 ..< 25:
             list.loadNextPage()
             note = "list \(index) next"
@@ -175,7 +194,37 @@ final class FollowingSequence: SeededSequence {
             note = "server prepends \(nextID) to \(name)"
         }
         trail.append(note)
+        if !(88 ..< 95).contains(kind), let message = checkEditsStayShown(since: shownBefore) { return fail("after \(note): \(message)") }
         check(after: note)
+    }
+
+    /// The value shown of each item with a pending row whose edits this process runs, by id.
+    private func shownPendingItems() -> [Int: Post] {
+        let chains = Set(store.database.pending.chains.keys.map(\.key))
+        let rows = try? store.database.read { connection throws(StoreError) -> [Int: Post] in
+            let statement = try connection.statement("SELECT i.key, p.shown FROM pending_edits p JOIN items i ON i.id = p.item")
+            var shown: [Int: Post] = [:]
+            while try statement.step() {
+                guard let key = statement.text(0), chains.contains(key), let body = statement.blob(1) else { continue }
+                let post = try ItemCoding<Post>(path: store.path).decode(body)
+                shown[post.id] = post
+            }
+            return shown
+        }
+        return rows ?? [:]
+    }
+
+    /// In every transition of the step just run (not an optimistic edit's), each item pending before and
+    /// after it shows the value its row showed before the step or the one it shows after it.
+    private func checkEditsStayShown(since before: [Int: Post]) -> String? {
+        let after = shownPendingItems()
+        for (list, items) in snapshots.entries {
+            for item in items {
+                guard let old = before[item.id], let new = after[item.id], item != old, item != new else { continue }
+                return "list \(list) showed \(item) in a transition while its edit was pending (shown \(old), then \(new))"
+            }
+        }
+        return nil
     }
 
     /// An optimistic edit (a like) of a stored item of list `index`'s feed, through the list or its feed, with

@@ -69,6 +69,20 @@ extension StoredFeed where Item == Post {
 /// Adds a like (`liked` is not a field of `Post`: a like is one more).
 let like: @Sendable (inout Post) -> Void = { $0.likes += 1 }
 
+/// The value of one item in each transition of a list from now on (`nil`: not held then).
+final class ShownItem: Sendable {
+    private let shown = Locked<[Post?]>([])
+
+    init(_ id: Int, in list: StoredList) {
+        list.items.signal.observeValues { [self] items in
+            shown.withLock { $0.append(items.first { $0.id == id }) }
+        }
+    }
+
+    /// One entry per transition.
+    var values: [Post?] { shown.withLock { $0 } }
+}
+
 @Suite("Optimistic edits: mutate, pendingEdits, rollback")
 struct MutationTests {
     @Test func theChangeShowsInEveryOpenListAtOnceInOneTransitionEach() throws {
@@ -254,6 +268,69 @@ struct MutationTests {
         #expect(home.replays)
         send.succeed(with: Post(id: 3, title: "fresh 3", likes: 1))
         #expect(try feed.pendingEdits().isEmpty)
+    }
+
+    @Test func aRefreshThatLandsWhileAnEditIsPendingIsOneTransitionPerListEachShowingTheEdit() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let remote = TestRemote(count: 35)
+        let home = WatchedList(storedList(store, remote: remote))
+        home.list.loadNextPage()
+        let other = openList(store)
+        let profile = openList(store, feed: "profile")
+        let send = HeldSend()
+        _ = store.feed("home", of: Post.self).mutate(id: 3, like, send: send.send).record()
+        let shown = [home, other, profile].map { ShownItem(3, in: $0.list) }
+        remote.setPosts(posts(0 ..< 35, title: "fresh"))
+        home.list.refresh()
+        let edited = Post(id: 3, title: "fresh 3", likes: 1)
+        #expect(shown.map(\.values) == [[edited], [edited], [edited]])
+        #expect(home.replays && other.replays && profile.replays)
+    }
+
+    @Test func aRefreshThatLandsWhileAnEditIsPendingLeavesItsValueUnderneathForAFailedSendToRestore() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let remote = TestRemote(count: 35)
+        let home = WatchedList(storedList(store, remote: remote))
+        home.list.loadNextPage()
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        remote.setPosts(posts(0 ..< 35, title: "fresh"))
+        home.list.refresh()
+        send.fail()
+        #expect(home.list.items.value[3] == Post(id: 3, title: "fresh 3"))
+        #expect(feed.post(3) == Post(id: 3, title: "fresh 3"))
+        #expect(home.replays)
+    }
+
+    @Test func aPageOfAnotherFeedThatBringsAPendingItemIsOneTransitionPerListEachShowingTheEdit() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        _ = store.feed("home", of: Post.self).mutate(id: 3, like, send: send.send).record()
+        let profile = WatchedList(storedList(store, feed: "profile", remote: TestRemote(posts: posts(0 ..< 10, title: "new"))))
+        let shown = [home, profile].map { ShownItem(3, in: $0.list) }
+        profile.list.loadNextPage()
+        let edited = Post(id: 3, title: "new 3", likes: 1)
+        #expect(shown.map(\.values) == [[edited], [edited]])
+        #expect(home.replays && profile.replays)
+    }
+
+    @Test func aListsUpdateOfAnItemWithAnEditPendingIsOneTransitionShowingTheEditOnTopOfTheUpdate() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        _ = store.feed("home", of: Post.self).mutate(id: 3, like, send: send.send).record()
+        let shown = ShownItem(3, in: home.list)
+        home.list.update(Post(id: 3, title: "renamed", likes: 10))
+        #expect(shown.values == [Post(id: 3, title: "renamed", likes: 11)])
+        send.fail()
+        #expect(home.list.items.value[3] == Post(id: 3, title: "renamed", likes: 10))
+        #expect(home.replays)
     }
 
     @Test func anUpdateWhileAnEditIsPendingIsTheServersNewValueWithTheEditOnTop() throws {

@@ -14,7 +14,9 @@ import Signals
 // - **Publish after commit.** A refresh's landing and an edit change the list in ways no producer wrote: the
 //   storage runs the command on a copy of the machine, hands the keeper the window before and after
 //   (`persist(_:)`), and publishes only when the keeper wrote it; otherwise the list stays as it was and the
-//   keeper's failure is the refresh's failure (an edit's is reported on `diagnostics`).
+//   keeper's failure is the refresh's failure (an edit's is reported on `diagnostics`). A keeper that shows
+//   some items with other values than those written (the store's optimistic edits) returns them: the
+//   transition shows them (`PagingStateMachine.amend(_:showing:)`), one transition still.
 
 /// What a store keeps of a page a view model holds (`Page.origin`): a reference the store recognises.
 @usableFromInline
@@ -92,8 +94,10 @@ package protocol PageKeeper<Item, Failure>: AnyObject, Sendable {
     func starting(_ purpose: PageLoadPurpose?)
     /// The producer of the first page of a load (`PaginatedListDependency.firstPage()`).
     func firstPage() -> Producer<Page<Item, Failure>, Failure>
-    /// Writes `change`; `nil` when it is written, else the failure to report instead of showing it.
-    func persist(_ change: KeptChange<Item>) -> Failure?
+    /// Writes `change`: the failure to report instead of showing it, or, when it is written, the items the
+    /// store shows with other values than the change wrote (an item with an optimistic edit pending shows the
+    /// edit on top of the value written), which the list shows instead, in the same transition.
+    func persist(_ change: KeptChange<Item>) -> Result<[Item], Failure>
     /// What to report on `diagnostics` when an edit could not be written.
     func editNotKept(_ failure: Failure) -> PaginatedListDiagnostic
 }

@@ -27,11 +27,16 @@ package final class FollowedChange<Item, Failure: Error> {
     /// could not be read (the list then stays as it is). When given, the window read replaces the one held
     /// (the differences applied by id) and the other parts are not used.
     @usableFromInline package let reread: (([(any PageOrigin)?]) -> FollowedWindow<Item, Failure>?)?
+    /// Whether an update is the value held already (then it is skipped, no transition for it); `nil`: every
+    /// update held is applied. For a list following its own write, which its own transition showed.
+    @usableFromInline package let isHeld: ((_ held: Item, _ update: Item) -> Bool)?
 
     package init(
         updates: [Item] = [], removals: [AnyHashable] = [], insertions: [FollowedInsertion<Item>] = [],
-        reread: (([(any PageOrigin)?]) -> FollowedWindow<Item, Failure>?)? = nil
+        reread: (([(any PageOrigin)?]) -> FollowedWindow<Item, Failure>?)? = nil,
+        isHeld: ((_ held: Item, _ update: Item) -> Bool)? = nil
     ) {
+        self.isHeld = isHeld
         self.updates = updates
         self.removals = removals
         self.insertions = insertions
@@ -92,6 +97,7 @@ extension PagingStateMachine {
         var offsets: [Int] = []
         for item in change.updates {
             guard let index = store.position(ofIDOf: item) else { continue }
+            if let isHeld = change.isHeld, isHeld(store.items[index], item) { continue }
             _ = store.replace(at: index, with: item)
             offsets.append(index)
         }

@@ -385,6 +385,57 @@ struct PagingStateMachine<Item, Failure: Error> {
         return [transition(changes)]
     }
 
+    /// Replaces the held items with the ids of `items` by them inside the transition `actions` publishes (its
+    /// last one with items): its snapshot becomes the list's, and the rows replaced that the transition did
+    /// not insert (nor reset) are reported in an `.updated` at its end (final offsets, read from the
+    /// snapshot). Items not held are skipped. For a keeper that shows values other than those it wrote
+    /// (`PageKeeper.persist(_:)`): still one transition.
+    @inlinable
+    mutating func amend(_ actions: inout [Action], showing items: [Item]) {
+        defer { _checkInvariants() }
+        guard let last = actions.lastIndex(where: { if case let .publish(transition) = $0 { transition.items != nil } else { false } }),
+              case var .publish(transition) = actions[last] else { return }
+        var offsets: Set<Int> = []
+        for item in items {
+            guard let index = store.position(ofIDOf: item) else { continue }
+            _ = store.replace(at: index, with: item)
+            offsets.insert(index)
+        }
+        guard !offsets.isEmpty else { return }
+        transition.items = self.items
+        if !transition.changes.contains(.reset) {
+            // The rows the transition inserted, at their final offsets: read from the snapshot already.
+            var fresh: Set<Int> = []
+            for (position, change) in transition.changes.enumerated() {
+                switch change {
+                case let .appended(range), let .inserted(range):
+                    fresh.formUnion(Self.finalOffsets(of: range, after: transition.changes[(position + 1)...]))
+                default:
+                    continue
+                }
+            }
+            let updated = offsets.subtracting(fresh)
+            if !updated.isEmpty {
+                if case let .updated(existing)? = transition.changes.last {
+                    transition.changes[transition.changes.count - 1] = .updated(Array(updated.union(existing)).sorted())
+                } else {
+                    transition.changes.append(.updated(updated.sorted()))
+                }
+            }
+        }
+        actions[last] = .publish(transition)
+    }
+
+    /// Where rows at `range` are after `later` changes (those a change removes are left out).
+    @usableFromInline
+    static func finalOffsets(of range: Range<Int>, after later: ArraySlice<ItemListChange>) -> [Int] {
+        range.compactMap { row in
+            var position: Int? = row
+            for change in later { position = position.flatMap(change.position(ofRow:)) }
+            return position
+        }
+    }
+
     /// Removes the item whose id is `key`; nothing if it is not held.
     @inlinable
     mutating func remove(key: AnyHashable) -> [Action] {

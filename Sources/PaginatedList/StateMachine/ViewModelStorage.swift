@@ -319,7 +319,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         orElse failed: (Failure) -> [Machine.Action], _ body: (inout Machine) -> [Machine.Action]
     ) {
         var trial = machine
-        let actions = body(&trial)
+        var actions = body(&trial)
         var changes: [ItemListChange] = []
         for action in actions {
             if case let .publish(transition) = action, transition.items != nil { changes += transition.changes }
@@ -327,8 +327,11 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         // A refresh that ended wrote its pages even when they changed no item (an empty first page).
         if !changes.isEmpty || (cause == .refresh && !trial.refresh.isBusy) {
             let change = KeptChange(cause: cause, before: machine.keptWindow, after: trial.keptWindow, changes: changes)
-            if let failure = keeper.persist(change) {
+            switch keeper.persist(change) {
+            case let .failure(failure):
                 return run(failed(failure))
+            case let .success(shown):
+                if !shown.isEmpty { trial.amend(&actions, showing: shown) }
             }
         }
         machine = trial

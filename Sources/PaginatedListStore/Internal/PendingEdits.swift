@@ -18,6 +18,8 @@ import Signals
 // repeats it) is the server's new value: before its transaction commits (`settle`), the value written becomes
 // `server`, and `items.body` the chain applied to it (or, with no chain, the shown value again); what the
 // commit publishes is that shown value, so every list shows the user's edit on top of the new value. The
+// writing list's own transition (a refresh's landing, its edit, a page it loaded) shows the shown value
+// too, in the same transition: the edit is never undone on screen, not even for one transition. The
 // mutation's own transactions write `items.body`, `server` and `shown` themselves and are not settled.
 
 /// An item as the pending edits name it: its type's name and its key.
@@ -126,13 +128,15 @@ final class PendingEdits: Sendable {
 
     /// Applies the rule for a write of an item while it is pending (see the top of this file) to every
     /// item `record` wrote (or wrote again with the value it had), once, before the transaction commits.
-    /// Returns the value now shown of each pending item it met, by key and type.
+    /// Returns each pending item it met, by key and type, with the value now shown, and whether that differs
+    /// from the value written (the writer's own transition shows the shown one: `PageKeeper.persist(_:)`,
+    /// the page a list wrote).
     @discardableResult
-    func settle(_ connection: SQLiteConnection, _ record: ChangeRecord) throws(StoreError) -> [ItemName: WrittenItem] {
+    func settle(_ connection: SQLiteConnection, _ record: ChangeRecord) throws(StoreError) -> [ItemName: SettledItem] {
         guard !record.settled else { return [:] }
         record.settled = true
         guard !record.isMutation, mayHaveRows else { return [:] }
-        var shown: [ItemName: WrittenItem] = [:]
+        var shown: [ItemName: SettledItem] = [:]
         for (type, keys) in record.serverWrites {
             for key in keys {
                 let name = ItemName(type: type, key: key)
@@ -150,13 +154,21 @@ final class PendingEdits: Sendable {
                 if changed || record.wroteItem(key, type: type) {
                     record.wrote(EncodedItem(key: key, body: value.body), value: value.value, type: type)
                 }
-                shown[name] = value
+                shown[name] = SettledItem(shown: value, differs: changed)
             }
         }
-        // The writer's own transition shows the value it wrote: it follows the shown one.
+        // The writer's own transition shows the shown values; it follows them too (a commit delivered to it
+        // after that transition, written before, may have replaced them), skipping those it holds.
         if !shown.isEmpty, record.writer != nil { record.writerFollowsItems = true }
         return shown
     }
+}
+
+/// A pending item a write wrote: the value shown (its pending edits on top of the value written), and
+/// whether it differs from the value written.
+struct SettledItem {
+    let shown: WrittenItem
+    let differs: Bool
 }
 
 /// An item's pending row, with the item's row and body.
@@ -167,6 +179,19 @@ struct PendingRow {
     let shown: Data
     /// The item's stored body.
     let body: Data
+
+    /// The pending row of the item `name`, if it has one: the row `id` (the item's row when an edit of it was
+    /// stored; ids are never reused) while it lasts, else the one found by name.
+    static func read(_ connection: SQLiteConnection, _ name: ItemName, id: Int64) throws(StoreError) -> PendingRow? {
+        let statement = try connection.statement("""
+            SELECT p.id, i.id, p.server, p.shown, i.body FROM pending_edits p JOIN items i ON i.id = p.item WHERE p.id = ?
+            """)
+        try statement.bind(.integer(id), at: 1)
+        defer { statement.reset() }
+        guard try statement.step() else { return try read(connection, name) }
+        return PendingRow(id: statement.int64(0), item: statement.int64(1), server: statement.blob(2) ?? Data(),
+                          shown: statement.blob(3) ?? Data(), body: statement.blob(4) ?? Data())
+    }
 
     /// The pending row of the item `name`, if it has one.
     static func read(_ connection: SQLiteConnection, _ name: ItemName) throws(StoreError) -> PendingRow? {

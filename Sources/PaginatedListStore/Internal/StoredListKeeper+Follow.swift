@@ -31,7 +31,12 @@ extension StoredListKeeper: StoreListener {
                     updates.append(value)
                 }
             }
-            return follow(viewModel, FollowedChange(updates: updates))
+            // Its own write: its transition showed these values; a commit delivered since may have replaced them.
+            let isHeld: ((Item, Item) -> Bool)? = ownWrite ? { [path = store.path] held, update in
+                let coding = ItemCoding<Item>(path: path)
+                return (try? coding.encode(held).body) == (try? coding.encode(update).body)
+            } : nil
+            return follow(viewModel, FollowedChange(updates: updates, isHeld: isHeld))
         }
         var coding: ItemCoding<Item>?
         func decoder() -> ItemCoding<Item> {

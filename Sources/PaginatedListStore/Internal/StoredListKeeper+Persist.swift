@@ -17,20 +17,38 @@ import PaginatedList
 /// the held items it repeats). An edit that cannot be written so (its neighbour is not in the feed) is
 /// written as a refresh is, with the values it updated.
 extension StoredListKeeper {
-    func persist(_ change: KeptChange<Item>) -> Failure? {
+    func persist(_ change: KeptChange<Item>) -> Result<[Item], Failure> {
         do throws(StoreError) {
-            let written = try store.database.write(by: ObjectIdentifier(self)) { connection, record throws(StoreError) -> [(Origin, Int64)] in
+            let coding = ItemCoding<Item>(path: store.path)
+            let (written, settled) = try store.database.write(by: ObjectIdentifier(self)) {
+                connection, record throws(StoreError) -> ([(Origin, Int64)], [ItemName: SettledItem]) in
                 let tables = FeedTables(connection)
                 let feedRow = try feed.row(tables, create: true)!
-                let coding = ItemCoding<Item>(path: store.path)
-                if change.cause == .edit, try writeEdit(change, tables, feedRow, coding, record) { return [] }
-                return try rewrite(change, tables, feedRow, coding, record)
+                var written: [(Origin, Int64)] = []
+                let editWritten = change.cause == .edit ? try writeEdit(change, tables, feedRow, coding, record) : false
+                if !editWritten { written = try rewrite(change, tables, feedRow, coding, record) }
+                // An item with an optimistic edit pending shows the edit on top of the value written.
+                return (written, try store.database.pending.settle(connection, record))
             }
             for (origin, row) in written { origin.stored(as: row) }
-            return nil
+            return .success(try shownInstead(settled, coding))
         } catch {
-            return storeFailure(error)
+            return .failure(storeFailure(error))
         }
+    }
+
+    /// The items of this list's type that a write settled with a value other than the one written: what
+    /// the list shows instead (see `PageKeeper.persist(_:)`).
+    private func shownInstead(_ settled: [ItemName: SettledItem], _ coding: ItemCoding<Item>) throws(StoreError) -> [Item] {
+        var items: [Item] = []
+        for (name, item) in settled where item.differs && name.type == busName.type {
+            if let value = item.shown.value as? Item {
+                items.append(value)
+            } else {
+                items.append(try coding.decode(item.shown.body))
+            }
+        }
+        return items
     }
 
     // MARK: - Edits

@@ -275,7 +275,7 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
             if !pending.isEmpty {
                 let coding = ItemCoding<Item>(path: store.path)
                 for (offset, index) in written.rows.enumerated() {
-                    guard let shown = pending[ItemName(type: busName.type, key: encoded[index].key)] else { continue }
+                    guard let shown = pending[ItemName(type: busName.type, key: encoded[index].key)]?.shown else { continue }
                     if let value = shown.value as? Item {
                         items[offset] = value
                     } else {

@@ -3,7 +3,8 @@
 // Properties:
 // - the components are the path split at every `.` (as Unicode scalars), empty ones dropped; none is
 //   empty or holds a `.`; a path that is not the root reads back from its description;
-// - a body whose objects are keyed by the components as written holds its value where the path says:
+// - a body whose objects are keyed by the components as written (up to 500 of them: Foundation parses
+//   no deeper nesting) holds its value where the path says:
 //   the reader finds it there (and the items, when the path names an array), whether the decoder
 //   converts snake_case keys (`JSONCoding`'s) or not; for components in snake_case (`next_cursor`),
 //   a body keyed in camelCase (`nextCursor`) is found too.
@@ -23,12 +24,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         if !path.components.isEmpty {
             Fuzz.check(JSONPath(path.description) == path, "\(Fuzz.quoted(dotted)) reads back from its description \(Fuzz.quoted(path.description))")
         }
+        // Foundation's JSON parser refuses objects nested deeper than 512 levels: a body keyed by more
+        // components cannot be written to look the path up in (the reader then fails the page with a
+        // decoding error, as for any body Foundation cannot parse).
+        guard path.components.count <= maxNesting else { return }
         checkFound(path, keys: path.components)
         if path.components.allSatisfy(isSnakeCase) {
             checkFound(path, keys: path.components.map(camelCase))
         }
     }
 }
+
+/// The most components a path may have for a body nested by them (and an array inside) to be parsed.
+private let maxNesting = 500
 
 /// A body keyed by `keys` holds a marker, and an array, where `path` says: both are found.
 private func checkFound(_ path: JSONPath, keys: [String]) {

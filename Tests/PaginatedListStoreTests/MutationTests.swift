@@ -69,6 +69,26 @@ extension StoredFeed where Item == Post {
 /// Adds a like (`liked` is not a field of `Post`: a like is one more).
 let like: @Sendable (inout Post) -> Void = { $0.likes += 1 }
 
+/// The home feed's first page held by a list, a like of post 3 pending with its send held, and the remote's
+/// posts retitled "fresh": what a refresh of the list then brings is post 3's newer server value.
+struct LikePendingBeforeARefresh {
+    let folder = TemporaryFolder()
+    let store: PagingStore
+    let home: WatchedList
+    let feed: StoredFeed<Post>
+    let send = HeldSend()
+
+    init() throws {
+        store = try openStore(folder.path())
+        let remote = TestRemote(count: 35)
+        home = WatchedList(storedList(store, remote: remote))
+        home.list.loadNextPage()
+        feed = store.feed("home", of: Post.self)
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        remote.setPosts(posts(0 ..< 35, title: "fresh"))
+    }
+}
+
 /// The value of one item in each transition of a list from now on (`nil`: not held then).
 final class ShownItem: Sendable {
     private let shown = Locked<[Post?]>([])
@@ -253,15 +273,8 @@ struct MutationTests {
     }
 
     @Test func aRefreshThatLandsWhileAnEditIsPendingKeepsTheEditOnTop() throws {
-        let folder = TemporaryFolder()
-        let store = try openStore(folder.path())
-        let remote = TestRemote(count: 35)
-        let home = WatchedList(storedList(store, remote: remote))
-        home.list.loadNextPage()
-        let send = HeldSend()
-        let feed = store.feed("home", of: Post.self)
-        _ = feed.mutate(id: 3, like, send: send.send).record()
-        remote.setPosts(posts(0 ..< 35, title: "fresh"))
+        let pending = try LikePendingBeforeARefresh()
+        let (home, feed, send) = (pending.home, pending.feed, pending.send)
         home.list.refresh()
         #expect(home.list.items.value[3] == Post(id: 3, title: "fresh 3", likes: 1))
         #expect(feed.post(3) == Post(id: 3, title: "fresh 3", likes: 1))
@@ -271,17 +284,11 @@ struct MutationTests {
     }
 
     @Test func aRefreshThatLandsWhileAnEditIsPendingIsOneTransitionPerListEachShowingTheEdit() throws {
-        let folder = TemporaryFolder()
-        let store = try openStore(folder.path())
-        let remote = TestRemote(count: 35)
-        let home = WatchedList(storedList(store, remote: remote))
-        home.list.loadNextPage()
-        let other = openList(store)
-        let profile = openList(store, feed: "profile")
-        let send = HeldSend()
-        _ = store.feed("home", of: Post.self).mutate(id: 3, like, send: send.send).record()
+        let pending = try LikePendingBeforeARefresh()
+        let home = pending.home
+        let other = openList(pending.store)
+        let profile = openList(pending.store, feed: "profile")
         let shown = [home, other, profile].map { ShownItem(3, in: $0.list) }
-        remote.setPosts(posts(0 ..< 35, title: "fresh"))
         home.list.refresh()
         let edited = Post(id: 3, title: "fresh 3", likes: 1)
         #expect(shown.map(\.values) == [[edited], [edited], [edited]])
@@ -289,15 +296,8 @@ struct MutationTests {
     }
 
     @Test func aRefreshThatLandsWhileAnEditIsPendingLeavesItsValueUnderneathForAFailedSendToRestore() throws {
-        let folder = TemporaryFolder()
-        let store = try openStore(folder.path())
-        let remote = TestRemote(count: 35)
-        let home = WatchedList(storedList(store, remote: remote))
-        home.list.loadNextPage()
-        let send = HeldSend()
-        let feed = store.feed("home", of: Post.self)
-        _ = feed.mutate(id: 3, like, send: send.send).record()
-        remote.setPosts(posts(0 ..< 35, title: "fresh"))
+        let pending = try LikePendingBeforeARefresh()
+        let (home, feed, send) = (pending.home, pending.feed, pending.send)
         home.list.refresh()
         send.fail()
         #expect(home.list.items.value[3] == Post(id: 3, title: "fresh 3"))

@@ -85,7 +85,7 @@ extension StoredFeed {
             guard let feedRow = try row(tables, create: false) else { return [] }
             let statement = try connection.statement("""
                 SELECT i.key FROM pending_edits p JOIN members m ON m.item = p.item AND m.feed = ?
-                  JOIN items i ON i.id = p.item ORDER BY p.id
+                  JOIN items i ON i.id = p.item ORDER BY p.started
                 """)
             try statement.bind(.integer(feedRow.id), at: 1)
             var ids: [Item.ID] = []
@@ -112,7 +112,7 @@ extension StoredFeed {
             pending.clear(name)
             defer { settledChain(connection) }
             guard let row = try PendingRow.read(connection, name) else { return }
-            try connection.run("DELETE FROM pending_edits WHERE id = ?", .integer(row.id))
+            try connection.run("DELETE FROM pending_edits WHERE item = ?", .integer(row.item))
             try show(WrittenItem(body: row.server, value: nil), of: row, name: name, connection, record)
         }
     }
@@ -141,15 +141,13 @@ extension StoredFeed {
             guard encoded.key == name.key else {
                 throw StoreError(kind: .decoding, path: path, message: "the change of the \(Item.self) \(name.key) gave it another id (\(encoded.key))")
             }
-            // The item's pending row: made with the server's value, or (another edit of it pending) kept with it.
-            let statement = try connection.statement("""
-                INSERT INTO pending_edits(item, server, shown) VALUES (?, ?, ?)
-                  ON CONFLICT(item) DO UPDATE SET shown = excluded.shown RETURNING id
-                """)
-            try statement.bind([.integer(item), .blob(body), .blob(encoded.body)])
-            guard try statement.step() else { throw StoreError(kind: .sqlite, path: path, message: "the pending edit of \(name.key) was not written") }
-            let pendingRow = statement.int64(0)
-            statement.reset()
+            // The item's pending row: made with the server's value, last in the order edits started, or
+            // (another edit of it pending) kept with both.
+            try connection.run("""
+                INSERT INTO pending_edits(item, started, server, shown)
+                  VALUES (?1, (SELECT coalesce(max(started), 0) + 1 FROM pending_edits), ?2, ?3)
+                  ON CONFLICT(item) DO UPDATE SET shown = excluded.shown
+                """, .integer(item), .blob(body), .blob(encoded.body))
             if encoded.body != body {
                 try connection.run("UPDATE items SET body = ? WHERE id = ?", .blob(encoded.body), .integer(item))
                 record.wrote(encoded, value: value, type: name.type)
@@ -168,7 +166,7 @@ extension StoredFeed {
                     return try ItemCoding<Item>(path: path).encode(item)
                 })
             }
-            return StartedEdit(name: name, serial: serial, item: value, pendingRow: pendingRow)
+            return StartedEdit(name: name, serial: serial, item: value)
         }
     }
 
@@ -186,16 +184,16 @@ extension StoredFeed {
             record.isMutation = true
             let (newest, remaining) = pending.confirm(edit.serial, of: edit.name)
             defer { settledChain(connection) }
-            if let row = try PendingRow.read(connection, edit.name, id: edit.pendingRow) {
+            if let row = try PendingRow.read(connection, edit.name) {
                 let server = newest ? encoded.body : row.server
                 let shown: WrittenItem
                 if let remaining {
                     shown = try remaining.rebase(server)
-                    try connection.run("UPDATE pending_edits SET server = ?, shown = ? WHERE id = ?",
-                                       .blob(server), .blob(shown.body), .integer(row.id))
+                    try connection.run("UPDATE pending_edits SET server = ?, shown = ? WHERE item = ?",
+                                       .blob(server), .blob(shown.body), .integer(row.item))
                 } else {
                     shown = WrittenItem(body: server, value: newest ? value : nil)
-                    try connection.run("DELETE FROM pending_edits WHERE id = ?", .integer(row.id))
+                    try connection.run("DELETE FROM pending_edits WHERE item = ?", .integer(row.item))
                 }
                 try show(shown, of: row, name: edit.name, connection, record)
             } else if newest {
@@ -214,13 +212,13 @@ extension StoredFeed {
             record.isMutation = true
             let (found, remaining) = pending.drop(edit.serial, of: edit.name)
             defer { settledChain(connection) }
-            guard found, let row = try PendingRow.read(connection, edit.name, id: edit.pendingRow) else { return }
+            guard found, let row = try PendingRow.read(connection, edit.name) else { return }
             if let remaining {
                 let shown = try remaining.rebase(row.server)
-                try connection.run("UPDATE pending_edits SET shown = ? WHERE id = ?", .blob(shown.body), .integer(row.id))
+                try connection.run("UPDATE pending_edits SET shown = ? WHERE item = ?", .blob(shown.body), .integer(row.item))
                 try show(shown, of: row, name: edit.name, connection, record)
             } else {
-                try connection.run("DELETE FROM pending_edits WHERE id = ?", .integer(row.id))
+                try connection.run("DELETE FROM pending_edits WHERE item = ?", .integer(row.item))
                 try show(WrittenItem(body: row.server, value: nil), of: row, name: edit.name, connection, record)
             }
         }
@@ -254,13 +252,11 @@ extension StoredFeed {
     }
 }
 
-/// An edit stored and waiting for its send: the item's name, the edit's serial, the changed item, and the id
-/// of the item's pending row when the edit was stored.
+/// An edit stored and waiting for its send: the item's name, the edit's serial, and the changed item.
 struct StartedEdit<Item: Sendable>: Sendable {
     let name: ItemName
     let serial: UInt64
     let item: Item
-    let pendingRow: Int64
 }
 
 /// A flag claimed once, from any thread.

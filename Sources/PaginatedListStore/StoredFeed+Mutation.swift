@@ -31,6 +31,10 @@ extension StoredFeed {
     /// - A removal of the item from every feed while its edit is pending ends the edit: `send`'s value is
     ///   sent but not stored.
     ///
+    /// - **Cost**: two write transactions, the edit's (the item read, decoded, changed, encoded and written with
+    ///   its pending row) and the answer's. An answer that is the very value `send` was given (a send that
+    ///   completes with no value, or sends back its item) is not encoded again: the edit's row is its row.
+    ///
     /// The writes run on the thread that starts the producer and on the one `send` answers on. `change` runs
     /// inside the store's write transactions (the edit's, and those of later writes of the item while it is
     /// pending): it must not call the store, and should be quick.
@@ -51,11 +55,13 @@ extension StoredFeed {
                 guard !event.isTerminating || event.value == nil, answered.claim() else { return }
                 switch event {
                 case let .value(value):
-                    do throws(StoreError) { try confirm(edit, value) } catch { return observer.send(error: .store(error)) }
+                    do throws(StoreError) { try confirm(edit, value, sent: isBitwiseIdentical(value, edit.item)) } catch {
+                        return observer.send(error: .store(error))
+                    }
                     observer.send(value: value)
                     observer.sendCompleted()
                 case .completed:
-                    do throws(StoreError) { try confirm(edit, edit.item) } catch { return observer.send(error: .store(error)) }
+                    do throws(StoreError) { try confirm(edit, edit.item, sent: true) } catch { return observer.send(error: .store(error)) }
                     observer.send(value: edit.item)
                     observer.sendCompleted()
                 case let .failed(error):
@@ -132,9 +138,7 @@ extension StoredFeed {
         let pending = store.database.pending
         return try store.database.write(by: nil) { connection, record throws(StoreError) -> StartedEdit<Item>? in
             record.isMutation = true
-            let tables = FeedTables(connection)
-            guard let feedRow = try tables.feed(named: self.name, typeName: name.type, create: false),
-                  let (item, body) = try Self.listedItem(name.key, feed: feedRow, connection) else { return nil }
+            guard let (item, body) = try listedItem(name, connection) else { return nil }
             var value = try coding.decode(body)
             change(&value)
             let encoded = try coding.encode(value)
@@ -166,14 +170,14 @@ extension StoredFeed {
                     return try ItemCoding<Item>(path: path).encode(item)
                 })
             }
-            return StartedEdit(name: name, serial: serial, item: value)
+            return StartedEdit(name: name, serial: serial, item: value, body: encoded.body)
         }
     }
 
-    /// Stores `value`, the answer of the edit's `send`, as the server's value (see `mutate`).
-    private func confirm(_ edit: StartedEdit<Item>, _ value: Item) throws(StoreError) {
-        let coding = ItemCoding<Item>(path: store.path)
-        let encoded = try coding.encode(value)
+    /// Stores `value`, the answer of the edit's `send`, as the server's value (see `mutate`). `sent`: the
+    /// answer is the item `send` was given, whose row the edit wrote (it is not encoded again).
+    private func confirm(_ edit: StartedEdit<Item>, _ value: Item, sent: Bool) throws(StoreError) {
+        let encoded = sent ? EncodedItem(key: edit.name.key, body: edit.body) : try ItemCoding<Item>(path: store.path).encode(value)
         guard encoded.key == edit.name.key else {
             try drop(edit)
             throw StoreError(kind: .decoding, path: store.path, message:
@@ -240,23 +244,39 @@ extension StoredFeed {
         pending.noteRows(rows)
     }
 
-    /// The row and stored body of the item `key` when the feed lists it.
-    private static func listedItem(_ key: String, feed: FeedRef, _ connection: SQLiteConnection) throws(StoreError) -> (Int64, Data)? {
+    /// The row and stored body of the item `name` when this feed lists it (one statement: the type's, the
+    /// feed's and the item's rows, and the membership).
+    private func listedItem(_ name: ItemName, _ connection: SQLiteConnection) throws(StoreError) -> (Int64, Data)? {
         let statement = try connection.statement("""
-            SELECT id, body FROM items WHERE type = ? AND key = ? AND EXISTS (SELECT 1 FROM members WHERE item = items.id AND feed = ?)
+            SELECT i.id, i.body FROM item_types t JOIN feeds f ON f.type = t.id AND f.name = ?2
+              JOIN items i ON i.type = t.id AND i.key = ?3
+              WHERE t.name = ?1 AND EXISTS (SELECT 1 FROM members WHERE item = i.id AND feed = f.id)
             """)
-        try statement.bind([.integer(feed.type), .text(key), .integer(feed.id)])
+        try statement.bind([.text(name.type), .text(self.name), .text(name.key)])
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         return (statement.int64(0), statement.blob(1) ?? Data())
     }
 }
 
-/// An edit stored and waiting for its send: the item's name, the edit's serial, and the changed item.
+/// An edit stored and waiting for its send: the item's name, the edit's serial, the changed item and the
+/// body the edit wrote for it.
 struct StartedEdit<Item: Sendable>: Sendable {
     let name: ItemName
     let serial: UInt64
     let item: Item
+    let body: Data
+}
+
+/// Whether `a` and `b` are the same value bit for bit: the same inline bytes and the same references (a
+/// `send` that answers with the item it was given). `false` says nothing: equal values can differ in their
+/// bits (two copies of a string, padding).
+func isBitwiseIdentical<T>(_ a: T, _ b: T) -> Bool {
+    withUnsafeBytes(of: a) { a in
+        withUnsafeBytes(of: b) { b in
+            a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+        }
+    }
 }
 
 /// A flag claimed once, from any thread.

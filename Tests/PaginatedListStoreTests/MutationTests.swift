@@ -443,6 +443,15 @@ struct MutationTests {
         #expect(try rowCount("pending_edits", in: store) == 0)
     }
 
+    @Test func anAnswerIsTakenForTheItemSentOnlyWhenItIsThatValueBitForBit() {
+        let sent = Post(id: 3, title: String(repeating: "a long title ", count: 4))
+        let echoed = sent
+        #expect(isBitwiseIdentical(sent, echoed))
+        #expect(!isBitwiseIdentical(sent, Post(id: 3, title: sent.title, likes: 1)))
+        // Equal, but its title in storage of its own (as a server's answer decoded from JSON): encoded again.
+        #expect(!isBitwiseIdentical(sent, Post(id: 3, title: String(repeating: "a long title ", count: 4))))
+    }
+
     @Test func aMutationOfAnItemPendingSinceAnEarlierLaunchSettlesItWithItsOutcome() throws {
         let folder = TemporaryFolder()
         do {

@@ -31,6 +31,10 @@ extension StoredFeed {
     /// - A removal of the item from every feed while its edit is pending ends the edit: `send`'s value is
     ///   sent but not stored.
     ///
+    /// - **Cost**: two write transactions, the edit's (the item read, decoded, changed, encoded and written with
+    ///   its pending row) and the answer's. An answer that is the very value `send` was given (a send that
+    ///   completes with no value, or sends back its item) is not encoded again: the edit's row is its row.
+    ///
     /// The writes run on the thread that starts the producer and on the one `send` answers on. `change` runs
     /// inside the store's write transactions (the edit's, and those of later writes of the item while it is
     /// pending): it must not call the store, and should be quick.
@@ -51,11 +55,13 @@ extension StoredFeed {
                 guard !event.isTerminating || event.value == nil, answered.claim() else { return }
                 switch event {
                 case let .value(value):
-                    do throws(StoreError) { try confirm(edit, value) } catch { return observer.send(error: .store(error)) }
+                    do throws(StoreError) { try confirm(edit, value, sent: isBitwiseIdentical(value, edit.item)) } catch {
+                        return observer.send(error: .store(error))
+                    }
                     observer.send(value: value)
                     observer.sendCompleted()
                 case .completed:
-                    do throws(StoreError) { try confirm(edit, edit.item) } catch { return observer.send(error: .store(error)) }
+                    do throws(StoreError) { try confirm(edit, edit.item, sent: true) } catch { return observer.send(error: .store(error)) }
                     observer.send(value: edit.item)
                     observer.sendCompleted()
                 case let .failed(error):
@@ -85,7 +91,7 @@ extension StoredFeed {
             guard let feedRow = try row(tables, create: false) else { return [] }
             let statement = try connection.statement("""
                 SELECT i.key FROM pending_edits p JOIN members m ON m.item = p.item AND m.feed = ?
-                  JOIN items i ON i.id = p.item ORDER BY p.id
+                  JOIN items i ON i.id = p.item ORDER BY p.started
                 """)
             try statement.bind(.integer(feedRow.id), at: 1)
             var ids: [Item.ID] = []
@@ -112,7 +118,7 @@ extension StoredFeed {
             pending.clear(name)
             defer { settledChain(connection) }
             guard let row = try PendingRow.read(connection, name) else { return }
-            try connection.run("DELETE FROM pending_edits WHERE id = ?", .integer(row.id))
+            try connection.run("DELETE FROM pending_edits WHERE item = ?", .integer(row.item))
             try show(WrittenItem(body: row.server, value: nil), of: row, name: name, connection, record)
         }
     }
@@ -132,24 +138,20 @@ extension StoredFeed {
         let pending = store.database.pending
         return try store.database.write(by: nil) { connection, record throws(StoreError) -> StartedEdit<Item>? in
             record.isMutation = true
-            let tables = FeedTables(connection)
-            guard let feedRow = try tables.feed(named: self.name, typeName: name.type, create: false),
-                  let (item, body) = try Self.listedItem(name.key, feed: feedRow, connection) else { return nil }
+            guard let (item, body) = try listedItem(name, connection) else { return nil }
             var value = try coding.decode(body)
             change(&value)
             let encoded = try coding.encode(value)
             guard encoded.key == name.key else {
                 throw StoreError(kind: .decoding, path: path, message: "the change of the \(Item.self) \(name.key) gave it another id (\(encoded.key))")
             }
-            // The item's pending row: made with the server's value, or (another edit of it pending) kept with it.
-            let statement = try connection.statement("""
-                INSERT INTO pending_edits(item, server, shown) VALUES (?, ?, ?)
-                  ON CONFLICT(item) DO UPDATE SET shown = excluded.shown RETURNING id
-                """)
-            try statement.bind([.integer(item), .blob(body), .blob(encoded.body)])
-            guard try statement.step() else { throw StoreError(kind: .sqlite, path: path, message: "the pending edit of \(name.key) was not written") }
-            let pendingRow = statement.int64(0)
-            statement.reset()
+            // The item's pending row: made with the server's value, last in the order edits started, or
+            // (another edit of it pending) kept with both.
+            try connection.run("""
+                INSERT INTO pending_edits(item, started, server, shown)
+                  VALUES (?1, (SELECT coalesce(max(started), 0) + 1 FROM pending_edits), ?2, ?3)
+                  ON CONFLICT(item) DO UPDATE SET shown = excluded.shown
+                """, .integer(item), .blob(body), .blob(encoded.body))
             if encoded.body != body {
                 try connection.run("UPDATE items SET body = ? WHERE id = ?", .blob(encoded.body), .integer(item))
                 record.wrote(encoded, value: value, type: name.type)
@@ -168,14 +170,14 @@ extension StoredFeed {
                     return try ItemCoding<Item>(path: path).encode(item)
                 })
             }
-            return StartedEdit(name: name, serial: serial, item: value, pendingRow: pendingRow)
+            return StartedEdit(name: name, serial: serial, item: value, body: encoded.body)
         }
     }
 
-    /// Stores `value`, the answer of the edit's `send`, as the server's value (see `mutate`).
-    private func confirm(_ edit: StartedEdit<Item>, _ value: Item) throws(StoreError) {
-        let coding = ItemCoding<Item>(path: store.path)
-        let encoded = try coding.encode(value)
+    /// Stores `value`, the answer of the edit's `send`, as the server's value (see `mutate`). `sent`: the
+    /// answer is the item `send` was given, whose row the edit wrote (it is not encoded again).
+    private func confirm(_ edit: StartedEdit<Item>, _ value: Item, sent: Bool) throws(StoreError) {
+        let encoded = sent ? EncodedItem(key: edit.name.key, body: edit.body) : try ItemCoding<Item>(path: store.path).encode(value)
         guard encoded.key == edit.name.key else {
             try drop(edit)
             throw StoreError(kind: .decoding, path: store.path, message:
@@ -186,16 +188,16 @@ extension StoredFeed {
             record.isMutation = true
             let (newest, remaining) = pending.confirm(edit.serial, of: edit.name)
             defer { settledChain(connection) }
-            if let row = try PendingRow.read(connection, edit.name, id: edit.pendingRow) {
+            if let row = try PendingRow.read(connection, edit.name) {
                 let server = newest ? encoded.body : row.server
                 let shown: WrittenItem
                 if let remaining {
                     shown = try remaining.rebase(server)
-                    try connection.run("UPDATE pending_edits SET server = ?, shown = ? WHERE id = ?",
-                                       .blob(server), .blob(shown.body), .integer(row.id))
+                    try connection.run("UPDATE pending_edits SET server = ?, shown = ? WHERE item = ?",
+                                       .blob(server), .blob(shown.body), .integer(row.item))
                 } else {
                     shown = WrittenItem(body: server, value: newest ? value : nil)
-                    try connection.run("DELETE FROM pending_edits WHERE id = ?", .integer(row.id))
+                    try connection.run("DELETE FROM pending_edits WHERE item = ?", .integer(row.item))
                 }
                 try show(shown, of: row, name: edit.name, connection, record)
             } else if newest {
@@ -214,13 +216,13 @@ extension StoredFeed {
             record.isMutation = true
             let (found, remaining) = pending.drop(edit.serial, of: edit.name)
             defer { settledChain(connection) }
-            guard found, let row = try PendingRow.read(connection, edit.name, id: edit.pendingRow) else { return }
+            guard found, let row = try PendingRow.read(connection, edit.name) else { return }
             if let remaining {
                 let shown = try remaining.rebase(row.server)
-                try connection.run("UPDATE pending_edits SET shown = ? WHERE id = ?", .blob(shown.body), .integer(row.id))
+                try connection.run("UPDATE pending_edits SET shown = ? WHERE item = ?", .blob(shown.body), .integer(row.item))
                 try show(shown, of: row, name: edit.name, connection, record)
             } else {
-                try connection.run("DELETE FROM pending_edits WHERE id = ?", .integer(row.id))
+                try connection.run("DELETE FROM pending_edits WHERE item = ?", .integer(row.item))
                 try show(WrittenItem(body: row.server, value: nil), of: row, name: edit.name, connection, record)
             }
         }
@@ -242,25 +244,39 @@ extension StoredFeed {
         pending.noteRows(rows)
     }
 
-    /// The row and stored body of the item `key` when the feed lists it.
-    private static func listedItem(_ key: String, feed: FeedRef, _ connection: SQLiteConnection) throws(StoreError) -> (Int64, Data)? {
+    /// The row and stored body of the item `name` when this feed lists it (one statement: the type's, the
+    /// feed's and the item's rows, and the membership).
+    private func listedItem(_ name: ItemName, _ connection: SQLiteConnection) throws(StoreError) -> (Int64, Data)? {
         let statement = try connection.statement("""
-            SELECT id, body FROM items WHERE type = ? AND key = ? AND EXISTS (SELECT 1 FROM members WHERE item = items.id AND feed = ?)
+            SELECT i.id, i.body FROM item_types t JOIN feeds f ON f.type = t.id AND f.name = ?2
+              JOIN items i ON i.type = t.id AND i.key = ?3
+              WHERE t.name = ?1 AND EXISTS (SELECT 1 FROM members WHERE item = i.id AND feed = f.id)
             """)
-        try statement.bind([.integer(feed.type), .text(key), .integer(feed.id)])
+        try statement.bind([.text(name.type), .text(self.name), .text(name.key)])
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         return (statement.int64(0), statement.blob(1) ?? Data())
     }
 }
 
-/// An edit stored and waiting for its send: the item's name, the edit's serial, the changed item, and the id
-/// of the item's pending row when the edit was stored.
+/// An edit stored and waiting for its send: the item's name, the edit's serial, the changed item and the
+/// body the edit wrote for it.
 struct StartedEdit<Item: Sendable>: Sendable {
     let name: ItemName
     let serial: UInt64
     let item: Item
-    let pendingRow: Int64
+    let body: Data
+}
+
+/// Whether `a` and `b` are the same value bit for bit: the same inline bytes and the same references (a
+/// `send` that answers with the item it was given). `false` says nothing: equal values can differ in their
+/// bits (two copies of a string, padding).
+func isBitwiseIdentical<T>(_ a: T, _ b: T) -> Bool {
+    withUnsafeBytes(of: a) { a in
+        withUnsafeBytes(of: b) { b in
+            a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+        }
+    }
 }
 
 /// A flag claimed once, from any thread.

@@ -443,6 +443,15 @@ struct MutationTests {
         #expect(try rowCount("pending_edits", in: store) == 0)
     }
 
+    @Test func anAnswerIsTakenForTheItemSentOnlyWhenItIsThatValueBitForBit() {
+        let sent = Post(id: 3, title: String(repeating: "a long title ", count: 4))
+        let echoed = sent
+        #expect(isBitwiseIdentical(sent, echoed))
+        #expect(!isBitwiseIdentical(sent, Post(id: 3, title: sent.title, likes: 1)))
+        // Equal, but its title in storage of its own (as a server's answer decoded from JSON): encoded again.
+        #expect(!isBitwiseIdentical(sent, Post(id: 3, title: String(repeating: "a long title ", count: 4))))
+    }
+
     @Test func aMutationOfAnItemPendingSinceAnEarlierLaunchSettlesItWithItsOutcome() throws {
         let folder = TemporaryFolder()
         do {
@@ -541,6 +550,52 @@ struct MutationTests {
         let send = HeldSend()
         _ = feed.mutate(id: 3, like, send: send.send).record()
         #expect(try feed.pendingEdits() == [3])
+    }
+
+    @Test func aVersionFourFilesPendingEditsAreMigratedInTheOrderTheyStartedAndRollBack() throws {
+        let folder = TemporaryFolder()
+        let path = try BadFileContract.versionOneFile(folder)
+        do {
+            // Version 4 kept pending edits by an id of their own: post 7's edit (row 8) started before post 2's (row 3).
+            let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+            try Schema.migrate(connection, to: 4)
+            try connection.execute("""
+                INSERT INTO pending_edits(id, item, server, shown) SELECT 1, id, body, json_set(body, '$.likes', 1) FROM items WHERE key = '7';
+                INSERT INTO pending_edits(id, item, server, shown) SELECT 2, id, body, json_set(body, '$.likes', 1) FROM items WHERE key = '2';
+                UPDATE items SET body = (SELECT shown FROM pending_edits WHERE item = items.id) WHERE id IN (SELECT item FROM pending_edits);
+                """)
+        }
+        let store = try openStore(path)
+        let feed = store.feed("home", of: Post.self)
+        #expect(try feed.pendingEdits() == [7, 2])
+        #expect(feed.post(7)?.likes == 1)
+        try feed.rollback(id: 7)
+        #expect(feed.post(7) == Post(id: 7))
+        #expect(try feed.pendingEdits() == [2])
+        #expect(feed.ids == ids(0 ..< 20))
+    }
+
+    @Test func aSendAnsweringAfterItsItemWasRemovedSettlesNothingOfAnItemStoredInItsRowSince() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let feed = store.feed("home", of: Post.self)
+        let send = HeldSend()
+        _ = feed.mutate(id: 9, like, send: send.send).record()
+        try store.remove(Post.self, id: 9)
+        try feed.insert([Post(id: 100)], at: 0)
+        let rows = try store.database.read { connection throws(StoreError) in
+            (try connection.integer("SELECT max(id) FROM items WHERE key = '9'"), try connection.integer("SELECT id FROM items WHERE key = '100'"))
+        }
+        #expect(rows.0 == nil && rows.1 == 10, "post 100 takes the row post 9 had (the highest): \(rows)")
+        _ = feed.mutate(id: 100, like, send: send.send).record()
+        send.succeed(0)
+        #expect(try feed.pendingEdits() == [100])
+        #expect(home.list.items.value.first == Post(id: 100, likes: 1))
+        #expect(feed.post(100) == Post(id: 100, likes: 1))
+        send.fail(1)
+        #expect(home.list.items.value.first == Post(id: 100))
+        #expect(try feed.pendingEdits().isEmpty)
     }
 }
 

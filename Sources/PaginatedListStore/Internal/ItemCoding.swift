@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// How items and their ids are written in the store.
 ///
@@ -26,6 +27,14 @@ final class ItemCoding<Item: Codable & Identifiable> where Item.ID: Codable {
     /// name. `.decoding` for an empty name, and for a type with no stable Swift name (a local or private type,
     /// whose context Swift names by an address that changes from launch to launch).
     static func typeName(path: String) throws(StoreError) -> String {
+        let type = ObjectIdentifier(Item.self)
+        if let name = typeNames.withLock({ $0[type] }) { return name }
+        let name = try uncachedTypeName(path: path)
+        typeNames.withLock { $0[type] = name }
+        return name
+    }
+
+    private static func uncachedTypeName(path: String) throws(StoreError) -> String {
         if let named = Item.self as? any StoreNamedItem.Type {
             let name = named.storeTypeName
             guard !name.isEmpty else {
@@ -118,6 +127,10 @@ extension ItemCoding {
         return try result.get()
     }
 }
+
+/// The item types' names, once worked out (`String(reflecting:)` of a type takes microseconds, and every
+/// write of an item names its type).
+private let typeNames = Locked<[ObjectIdentifier: String]>([:])
 
 /// An item as the store writes it.
 struct EncodedItem: Sendable {

@@ -3,7 +3,7 @@ import Signals
 
 // Optimistic edits (`StoredFeed.mutate`) that no send has settled yet.
 //
-// **In the file** (`pending_edits`, schema 4): one row per item with an unsettled edit: the server's last value
+// **In the file** (`pending_edits`): one row per item with an unsettled edit: the server's last value
 // (`server`) and the value the store last showed (`shown`, which `items.body` holds after each of the store's
 // writes). The row is written by the transaction that stores the edit and deleted by the one that settles
 // the item's last edit (or `rollback(id:)`), and goes with its item (a trigger). `pendingEdits()` lists them,
@@ -147,8 +147,8 @@ final class PendingEdits: Sendable {
                 } else {
                     value = WrittenItem(body: row.shown, value: nil)
                 }
-                try connection.run("UPDATE pending_edits SET server = ?, shown = ? WHERE id = ?",
-                                   .blob(row.body), .blob(value.body), .integer(row.id))
+                try connection.run("UPDATE pending_edits SET server = ?, shown = ? WHERE item = ?",
+                                   .blob(row.body), .blob(value.body), .integer(row.item))
                 let changed = value.body != row.body
                 if changed { try connection.run("UPDATE items SET body = ? WHERE id = ?", .blob(value.body), .integer(row.item)) }
                 if changed || record.wroteItem(key, type: type) {
@@ -171,38 +171,26 @@ struct SettledItem {
     let differs: Bool
 }
 
-/// An item's pending row, with the item's row and body.
+/// An item's pending row, with the item's stored body.
 struct PendingRow {
-    let id: Int64
+    /// The item's row (the pending row's key).
     let item: Int64
     let server: Data
     let shown: Data
     /// The item's stored body.
     let body: Data
 
-    /// The pending row of the item `name`, if it has one: the row `id` (the item's row when an edit of it was
-    /// stored; ids are never reused) while it lasts, else the one found by name.
-    static func read(_ connection: SQLiteConnection, _ name: ItemName, id: Int64) throws(StoreError) -> PendingRow? {
-        let statement = try connection.statement("""
-            SELECT p.id, i.id, p.server, p.shown, i.body FROM pending_edits p JOIN items i ON i.id = p.item WHERE p.id = ?
-            """)
-        try statement.bind(.integer(id), at: 1)
-        defer { statement.reset() }
-        guard try statement.step() else { return try read(connection, name) }
-        return PendingRow(id: statement.int64(0), item: statement.int64(1), server: statement.blob(2) ?? Data(),
-                          shown: statement.blob(3) ?? Data(), body: statement.blob(4) ?? Data())
-    }
-
-    /// The pending row of the item `name`, if it has one.
+    /// The pending row of the item `name`, if it has one. Found by name, not by a row id kept from when the
+    /// edit was stored: an item's row id is taken again by an item stored after it was deleted.
     static func read(_ connection: SQLiteConnection, _ name: ItemName) throws(StoreError) -> PendingRow? {
         let statement = try connection.statement("""
-            SELECT p.id, i.id, p.server, p.shown, i.body FROM items i JOIN item_types t ON t.id = i.type
+            SELECT i.id, p.server, p.shown, i.body FROM items i JOIN item_types t ON t.id = i.type
               JOIN pending_edits p ON p.item = i.id WHERE t.name = ? AND i.key = ?
             """)
         try statement.bind([.text(name.type), .text(name.key)])
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        return PendingRow(id: statement.int64(0), item: statement.int64(1), server: statement.blob(2) ?? Data(),
-                          shown: statement.blob(3) ?? Data(), body: statement.blob(4) ?? Data())
+        return PendingRow(item: statement.int64(0), server: statement.blob(1) ?? Data(), shown: statement.blob(2) ?? Data(),
+                          body: statement.blob(3) ?? Data())
     }
 }

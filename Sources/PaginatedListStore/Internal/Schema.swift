@@ -20,10 +20,12 @@ import CPaginatedListSQLite
 ///     INDEX (page, position, item)                                -- a page's rows, in order, covering
 /// snapshots(id INTEGER PRIMARY KEY AUTOINCREMENT, feed, ids BLOB) -- ID snapshots, kept once per feed (v2);
 ///                                                                 -- ids never reused (v3: lists cache them by id)
-/// pending_edits(id INTEGER PRIMARY KEY AUTOINCREMENT,             -- items with an optimistic edit not yet
-///               item UNIQUE, server BLOB, shown BLOB)             -- confirmed (v4): the server's last value and
-///                                                                 -- the value shown (`items.body` after the
-///                                                                 -- store's last write of it); gone with the item
+/// pending_edits(item INTEGER PRIMARY KEY, started,                -- items with an optimistic edit not yet
+///               server BLOB, shown BLOB)                          -- confirmed (v4, keyed by item since v5): the
+///                                                                 -- server's last value and the value shown
+///                                                                 -- (`items.body` after the store's last write
+///                                                                 -- of it), in the order edits started; gone
+///                                                                 -- with the item
 /// ```
 ///
 /// **Keys.** A page's `key`, `previous` and `next` are the keyed source's keys as JSON: `NULL` means "no
@@ -90,6 +92,20 @@ enum Schema {
         """
         CREATE TABLE pending_edits(id INTEGER PRIMARY KEY AUTOINCREMENT, item INTEGER NOT NULL UNIQUE,
                                    server BLOB NOT NULL, shown BLOB NOT NULL);
+        CREATE TRIGGER pending_edits_of_deleted_items AFTER DELETE ON items
+          BEGIN DELETE FROM pending_edits WHERE item = old.id; END;
+        """,
+        // 5: pending edits keyed by their item's row: an edit and its answer write one b-tree page of them
+        // each, where the rowid, the unique index on `item` and AUTOINCREMENT's `sqlite_sequence` made three
+        // pages and two. `started` keeps the order edits started in (the old ids). The trigger is made again
+        // around the swap (a rename checks the triggers that name the table).
+        """
+        DROP TRIGGER pending_edits_of_deleted_items;
+        CREATE TABLE pending_edits_v5(item INTEGER PRIMARY KEY, started INTEGER NOT NULL,
+                                      server BLOB NOT NULL, shown BLOB NOT NULL);
+        INSERT INTO pending_edits_v5(item, started, server, shown) SELECT item, id, server, shown FROM pending_edits;
+        DROP TABLE pending_edits;
+        ALTER TABLE pending_edits_v5 RENAME TO pending_edits;
         CREATE TRIGGER pending_edits_of_deleted_items AFTER DELETE ON items
           BEGIN DELETE FROM pending_edits WHERE item = old.id; END;
         """,

@@ -178,7 +178,11 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
             var written = 0
             var pendingSpace = false
             for scalar in text.unicodeScalars {
-                if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
+                // ASCII's whitespace and controls are U+0000 to U+0020 and U+007F: no property lookup for them.
+                let isBlank = scalar.isASCII
+                    ? scalar.value <= 0x20 || scalar.value == 0x7F
+                    : scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+                if isBlank {
                     pendingSpace = written > 0
                 } else {
                     if pendingSpace {

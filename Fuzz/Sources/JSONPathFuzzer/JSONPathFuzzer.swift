@@ -43,7 +43,7 @@ private let maxNesting = 500
 /// Each body is read for what is checked in it: the marker's body with `path` as a lookup, the array's with
 /// `path` as the items' path. (Both plans on both bodies made the reader also decode the array as a value
 /// and look for items at the marker, unchecked: each failed attempt of a decoder at depth d builds its
-/// coding path, O(d²) in Foundation, and at a few hundred components those were most of the target's time.)
+/// coding path, O(d²) in Foundation, and at a few hundred components those were half the target's time.)
 private func checkFound(_ path: JSONPath, keys: [String]) {
     let marker = JSONValue.string("found")
     let valueData = Data(nested(keys, #""found""#).utf8), itemsData = Data(nested(keys, "[1, 2, 3]").utf8)

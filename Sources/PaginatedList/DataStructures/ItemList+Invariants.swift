@@ -13,7 +13,7 @@ extension ItemList: InvariantChecking {
             return problems
         }
         // The path to the node being checked, as child indexes from the root: written out (`root/0/3`) only
-        // for a problem (made for every node, the paths were most of the time of a check).
+        // for a problem, not for every node. Slots and running totals are read in place, not copied.
         var path: [Int] = []
         func at(_ child: Int? = nil) -> String {
             (["root"] + path.map(String.init) + (child.map { [String($0)] } ?? [])).joined(separator: "/")

@@ -170,19 +170,34 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// `text` with every run of whitespace and control characters replaced by one space, trimmed.
+    ///
+    /// Written as UTF-8 into a string of `text`'s length (a run becomes one byte, never more): appending
+    /// scalar by scalar to a `String.UnicodeScalarView` was most of the time of describing an error.
     static func oneLine(_ text: String) -> String {
-        var result = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
-                pendingSpace = !result.isEmpty
-            } else {
-                if pendingSpace { result.append(" ") }
-                pendingSpace = false
-                result.append(scalar)
+        String(unsafeUninitializedCapacity: text.utf8.count) { buffer in
+            var written = 0
+            var pendingSpace = false
+            for scalar in text.unicodeScalars {
+                // ASCII's whitespace and controls are U+0000 to U+0020 and U+007F: no property lookup for them.
+                let isBlank = scalar.isASCII
+                    ? scalar.value <= 0x20 || scalar.value == 0x7F
+                    : scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+                if isBlank {
+                    pendingSpace = written > 0
+                } else {
+                    if pendingSpace {
+                        buffer[written] = UInt8(ascii: " ")
+                        written += 1
+                    }
+                    pendingSpace = false
+                    UTF8.encode(scalar) { unit in
+                        buffer[written] = unit
+                        written += 1
+                    }
+                }
             }
+            return written
         }
-        return String(result)
     }
 
     /// The error message of a JSON error body, from the shapes APIs commonly use (see `serverMessage`).

@@ -99,27 +99,26 @@ public struct WebLink: Equatable, Sendable {
             guard !scanner.isAtEnd else { break }
             let start = scanner.index
             var problem: String?
+            // The target as written, without the whitespace around it.
             var reference: String
             if scanner.take("<") {
-                reference = scanner.read { $0 != ">" && $0 != "<" }
+                reference = scanner.read(trimmed: true) { $0 != ">" && $0 != "<" }
                 if !scanner.take(">") {
                     scanner.index = start + 1
-                    reference = scanner.read { $0 != ";" && $0 != "," }
+                    reference = scanner.read(trimmed: true) { $0 != ";" && $0 != "," }
                     problem = #"no ">" closes its target"#
                 }
             } else {
-                reference = scanner.read { $0 != ";" && $0 != "," }
+                reference = scanner.read(trimmed: true) { $0 != ";" && $0 != "," }
                 problem = #"its target is not in "<" ">""#
             }
             let parameters = scanner.readParameters()
-            let text = String(String.UnicodeScalarView(scanner.characters[start ..< scanner.index]))
-                .trimmingCharacters(in: .whitespaces)
+            let text = scanner.string(start ..< scanner.index, trimmed: true)
             scanner.skipToNextLink()
-            let trimmed = reference.trimmingCharacters(in: .whitespaces)
             let link: Result<WebLink, Unreadable>
             if let problem {
                 link = .failure(Unreadable(problem: problem, text: text))
-            } else if let target = URL(string: trimmed, relativeTo: base)?.absoluteURL {
+            } else if let target = URL(string: reference, relativeTo: base)?.absoluteURL {
                 link = .success(WebLink(target: target, parameters: parameters))
             } else {
                 link = .failure(Unreadable(problem: "its target is not a URL", text: text))
@@ -151,13 +150,38 @@ public struct WebLink: Equatable, Sendable {
 
         mutating func skipWhitespace() { skip { $0.properties.isWhitespace } }
 
-        mutating func read(while predicate: (Unicode.Scalar) -> Bool) -> String {
-            var text = String.UnicodeScalarView()
-            while let character = peek, predicate(character) {
-                text.append(character)
-                index += 1
+        /// The characters from the cursor up to the first that is not `predicate`'s, as a string (without the
+        /// whitespace at either end when `trimmed`).
+        mutating func read(trimmed: Bool = false, while predicate: (Unicode.Scalar) -> Bool) -> String {
+            let start = index
+            skip(while: predicate)
+            return string(start ..< index, trimmed: trimmed)
+        }
+
+        /// `CharacterSet.whitespaces` (tabs and Unicode's space separators), made once.
+        private static let whitespaces = CharacterSet.whitespaces
+
+        /// The characters in `range` as a string; with `trimmed`, without the whitespace at either end (as
+        /// `trimmingCharacters(in: .whitespaces)` trims). The scalars' UTF-8 is written once: appending them one
+        /// by one to a `String.UnicodeScalarView`, and trimming through `NSString`, were most of the time of
+        /// reading a header.
+        func string(_ range: Range<Int>, trimmed: Bool) -> String {
+            var scalars = characters[range]
+            if trimmed {
+                while let first = scalars.first, Self.whitespaces.contains(first) { scalars.removeFirst() }
+                while let last = scalars.last, Self.whitespaces.contains(last) { scalars.removeLast() }
             }
-            return String(text)
+            let length = scalars.reduce(0) { $0 + UTF8.width($1) }
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                var written = 0
+                for scalar in scalars {
+                    UTF8.encode(scalar) { unit in
+                        buffer[written] = unit
+                        written += 1
+                    }
+                }
+                return written
+            }
         }
 
         /// A quoted string at the cursor: its content with `\` escapes resolved.

@@ -12,47 +12,57 @@ extension ItemList: InvariantChecking {
             if count != 0 || _height != 0 { problems.append("empty list with count \(count), height \(_height)") }
             return problems
         }
-        func check(_ node: ItemListNode, height: Int, isRoot: Bool, path: String) -> Int {
+        // The path to the node being checked, as child indexes from the root: written out (`root/0/3`) only
+        // for a problem, not for every node. Slots and running totals are read in place, not copied.
+        var path: [Int] = []
+        func at(_ child: Int? = nil) -> String {
+            (["root"] + path.map(String.init) + (child.map { [String($0)] } ?? [])).joined(separator: "/")
+        }
+        func check(_ node: ItemListNode, height: Int, isRoot: Bool) -> Int {
             if height == 0 {
                 guard let leaf = node as? ItemListLeaf<Item> else {
-                    problems.append("\(path): expected a leaf")
+                    problems.append("\(at()): expected a leaf")
                     return 0
                 }
                 let minimum = isRoot ? 1 : ItemListLeaf<Item>.minCount
                 let (count, room) = leaf.read { ($0.count, $0.room) }
                 if count < minimum || count > ItemListLeaf<Item>.maxCount {
-                    problems.append("\(path): leaf of \(count) items, expected \(minimum)...\(ItemListLeaf<Item>.maxCount)")
+                    problems.append("\(at()): leaf of \(count) items, expected \(minimum)...\(ItemListLeaf<Item>.maxCount)")
                 }
-                if count > room { problems.append("\(path): leaf of \(count) items with room for \(room)") }
+                if count > room { problems.append("\(at()): leaf of \(count) items with room for \(room)") }
                 return count
             }
             guard let inner = node as? ItemListInner else {
-                problems.append("\(path): expected an inner node")
+                problems.append("\(at()): expected an inner node")
                 return 0
             }
-            let (innerHeight, slots, innerTotal, ends) = inner.read { inner in
-                (inner.height, Array(inner.slots), inner.total, inner.withEnds { Array($0) })
+            return inner.read { inner in
+                let slots = inner.slots
+                if inner.height != height { problems.append("\(at()): inner node of height \(inner.height) at height \(height)") }
+                let minimum = isRoot ? 2 : ItemListInner.minCount
+                if slots.count < minimum || slots.count > ItemListInner.maxCount {
+                    problems.append("\(at()): \(slots.count) children, expected \(minimum)...\(ItemListInner.maxCount)")
+                }
+                var total = 0
+                for (index, slot) in slots.enumerated() {
+                    path.append(index)
+                    let counted = check(slot.node, height: height - 1, isRoot: false)
+                    path.removeLast()
+                    if counted != slot.count { problems.append("\(at(index)): slot count \(slot.count), subtree holds \(counted)") }
+                    total += counted
+                }
+                if total != inner.total { problems.append("\(at()): total \(inner.total), children hold \(total)") }
+                inner.withEnds { ends in
+                    var end = 0
+                    for (index, entry) in ends.enumerated() {
+                        if index > 0 { end = index <= slots.count ? end + slots[index - 1].count : Int.max }
+                        if entry != end { problems.append("\(at()): running total \(index) is \(entry), expected \(end)") }
+                    }
+                }
+                return total
             }
-            if innerHeight != height { problems.append("\(path): inner node of height \(innerHeight) at height \(height)") }
-            let minimum = isRoot ? 2 : ItemListInner.minCount
-            if slots.count < minimum || slots.count > ItemListInner.maxCount {
-                problems.append("\(path): \(slots.count) children, expected \(minimum)...\(ItemListInner.maxCount)")
-            }
-            var total = 0
-            for (index, slot) in slots.enumerated() {
-                let counted = check(slot.node, height: height - 1, isRoot: false, path: "\(path)/\(index)")
-                if counted != slot.count { problems.append("\(path)/\(index): slot count \(slot.count), subtree holds \(counted)") }
-                total += counted
-            }
-            if total != innerTotal { problems.append("\(path): total \(innerTotal), children hold \(total)") }
-            var end = 0
-            for (index, entry) in ends.enumerated() {
-                if index > 0 { end = index <= slots.count ? end + slots[index - 1].count : Int.max }
-                if entry != end { problems.append("\(path): running total \(index) is \(entry), expected \(end)") }
-            }
-            return total
         }
-        let total = check(root, height: _height, isRoot: true, path: "root")
+        let total = check(root, height: _height, isRoot: true)
         if total != count { problems.append("count \(count), tree holds \(total)") }
         return problems
     }

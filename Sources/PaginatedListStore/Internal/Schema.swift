@@ -141,7 +141,7 @@ enum Schema {
     /// Throws `.corrupt` unless the catalogue of the file of `connection` has every table, column and index
     /// of the schema at `version` (objects of its own are allowed).
     static func checkObjects(_ connection: SQLiteConnection, version: Int) throws(StoreError) {
-        let expected = try objects(atVersion: version, path: connection.path)
+        let expected = try catalogues.get()[min(max(version, 0), migrations.count)]
         let found = try objects(of: connection)
         let missing = expected.subtracting(found).sorted()
         guard missing.isEmpty else {
@@ -150,12 +150,22 @@ enum Schema {
         }
     }
 
-    /// The tables, columns and indexes the migrations up to `version` make (in a database in memory).
-    private static func objects(atVersion version: Int, path: String) throws(StoreError) -> Set<String> {
-        let memory = try SQLiteConnection(path: ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        for migration in migrations[0 ..< min(version, migrations.count)] { try memory.execute(migration) }
-        return try objects(of: memory)
-    }
+    /// The tables, columns and indexes the migrations up to each version make: element *n* is version *n*'s
+    /// (element 0 is empty). Made once per process, in a database in memory, the first time a store's file is
+    /// checked (it was made again at every open: most of the time of opening a small store).
+    private static let catalogues: Result<[Set<String>], StoreError> = {
+        do throws(StoreError) {
+            let memory = try SQLiteConnection(path: ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            var catalogues: [Set<String>] = [try objects(of: memory)]
+            for migration in migrations {
+                try memory.execute(migration)
+                catalogues.append(try objects(of: memory))
+            }
+            return .success(catalogues)
+        } catch {
+            return .failure(error)
+        }
+    }()
 
     /// The tables (`table items`), columns (`column items.body`) and indexes (`index items_by_key`) of a
     /// database, without SQLite's own.

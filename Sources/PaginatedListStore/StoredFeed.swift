@@ -31,7 +31,8 @@ where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
 
     /// Every stored item of this feed, in order.
     ///
-    /// - Throws: `StoreError` (`.decoding` when a stored item no longer decodes as `Item`).
+    /// - Throws: `StoreError` (`.decoding` when a stored item no longer decodes as `Item`, `.corrupt` when a
+    ///   damaged file lists an item twice).
     public func items() throws(StoreError) -> [Item] {
         let coding = ItemCoding<Item>(path: store.path)
         return try store.database.read { connection throws(StoreError) in

@@ -143,6 +143,46 @@ struct BadFileContract {
         try Self.expectRefused(path, as: .corrupt)
     }
 
+    /// Makes the last member of page `page` list the page's first item again, as a damaged file can: the
+    /// unique index that forbids it is made again without `UNIQUE` (SQLite finds nothing wrong in such a file).
+    static func repeatFirstItem(ofPage page: Int, at path: String) throws {
+        try execute("""
+            DROP INDEX members_by_item;
+            UPDATE members SET item = (SELECT item FROM members WHERE page = \(page) ORDER BY position LIMIT 1)
+              WHERE position = (SELECT max(position) FROM members WHERE page = \(page));
+            CREATE INDEX members_by_item ON members(item, feed);
+            """, at: path)
+    }
+
+    @Test func aFeedThatListsAnItemTwiceIsCorruptWhenItsItemsAreRead() throws {
+        let folder = TemporaryFolder()
+        let path = try Self.storeFile(folder)
+        try Self.repeatFirstItem(ofPage: 3, at: path)
+        let feed = try openStore(path).feed("home", of: Post.self)
+        do {
+            _ = try feed.items()
+            Issue.record("the feed's items were read")
+        } catch {
+            #expect(error.kind == .corrupt, "\(error)")
+        }
+    }
+
+    @Test func aStoredPageThatListsAnItemTwiceIsCorruptAndTheListKeepsWhatItHeld() throws {
+        let folder = TemporaryFolder()
+        let path = try Self.storeFile(folder)
+        try Self.repeatFirstItem(ofPage: 2, at: path)
+        let list = storedList(try openStore(path), remote: TestRemote(count: 35))
+        list.loadNextPage()
+        #expect(list.ids == ids(0 ..< 10))
+        list.loadNextPage()
+        guard case let .store(error)? = list.lastError.value else {
+            Issue.record("expected a store error, got \(String(describing: list.lastError.value))")
+            return
+        }
+        #expect(error.kind == .corrupt, "\(error)")
+        #expect(list.ids == ids(0 ..< 10))
+    }
+
     @Test func anEmptyFileBecomesANewStore() throws {
         let folder = TemporaryFolder()
         _ = FileManager.default.createFile(atPath: folder.path(), contents: Data())

@@ -125,21 +125,31 @@ struct FeedTables {
 
     /// Calls `body` with the body of each item of page `id`, in order.
     func forEachItem(ofPage id: Int64, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> Void) throws(StoreError) {
-        let statement = try connection.statement(
-            "SELECT items.body FROM members JOIN items ON items.id = members.item WHERE members.page = ? ORDER BY members.position")
-        try statement.bind(.integer(id), at: 1)
-        while try statement.step() {
-            try statement.withBlob(0) { bytes throws(StoreError) in try body(bytes) }
-        }
+        try forEachItem(of: "page \(id)", "members.page = ?", id, body)
     }
 
     /// Calls `body` with the body of each item of the feed, in order.
     func forEachItem(ofFeed feed: Int64, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> Void) throws(StoreError) {
+        try forEachItem(of: "feed \(feed)", "members.feed = ?", feed, body)
+    }
+
+    /// Calls `body` with the body of each item of the members `condition` selects, in order. `.corrupt` for
+    /// an item listed twice: the schema keeps an item once per feed, so only a damaged file repeats one (a
+    /// member row overwritten with another valid item row, which SQLite cannot tell from a real one).
+    private func forEachItem(of owner: String, _ condition: String, _ value: Int64,
+                             _ body: (UnsafeRawBufferPointer) throws(StoreError) -> Void) throws(StoreError) {
         let statement = try connection.statement(
-            "SELECT items.body FROM members JOIN items ON items.id = members.item WHERE members.feed = ? ORDER BY members.position")
-        try statement.bind(.integer(feed), at: 1)
+            "SELECT members.item, items.body FROM members JOIN items ON items.id = members.item WHERE \(condition) ORDER BY members.position")
+        try statement.bind(.integer(value), at: 1)
+        var seen: Set<Int64> = []
         while try statement.step() {
-            try statement.withBlob(0) { bytes throws(StoreError) in try body(bytes) }
+            let item = statement.int64(0)
+            guard seen.insert(item).inserted else {
+                statement.reset()
+                throw StoreError(kind: .corrupt, path: connection.path, message:
+                    "the file lists the item row \(item) twice in \(owner): its members table is damaged")
+            }
+            try statement.withBlob(1) { bytes throws(StoreError) in try body(bytes) }
         }
     }
 

@@ -37,7 +37,7 @@ private func expectedID(_ bytes: [UInt8]) -> ID<Post>? {
     if let first = bytes.first(where: { !whitespace.contains($0) }), first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
         return nil
     }
-    switch JSONTree.parse(bytes) {
+    return switch JSONTree.parse(bytes) {
     case let .string(text)?: ID(text)
     case let .integer(integer)?: Int(exactly: integer).map { ID($0) }
     default: nil

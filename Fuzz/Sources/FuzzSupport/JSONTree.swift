@@ -58,17 +58,19 @@ public indirect enum JSONTree: Equatable, Decodable {
         case ambiguous
     }
 
-    /// The value at `path` (object keys from the top), a key matching a component when they are equal
-    /// ignoring case and underscores: a superset of what a reader that converts snake_case matches, so
-    /// that a single match is the one it takes, and more than one is `.ambiguous`.
+    /// The value at `path` (object keys from the top). A key may match a component when they are equal
+    /// ignoring case and underscores: a superset of what a reader matches, converting snake_case or not.
+    /// No such key: `.absent`. One, spelled as the component: the value (every reader takes a key as
+    /// written). More than one, or one spelled otherwise (`liNks`, `nextCursor` for `next_cursor`, which a
+    /// reader takes or not by its conversion rules): `.ambiguous`, as the oracle does not guess.
     public func lookup(_ path: [String]) -> Found {
         var value = self
         for component in path {
             guard case let .object(members) = value else { return .absent }
             let wanted = Self.loose(component)
             let matches = members.filter { Self.loose($0.key) == wanted }
-            guard matches.count <= 1 else { return .ambiguous }
             guard let match = matches.first else { return .absent }
+            guard matches.count == 1, match.key == component else { return .ambiguous }
             value = match.value
         }
         return .value(value)

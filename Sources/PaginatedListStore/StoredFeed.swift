@@ -32,15 +32,13 @@ where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
     /// Every stored item of this feed, in order.
     ///
     /// - Throws: `StoreError` (`.decoding` when a stored item no longer decodes as `Item`, `.corrupt` when a
-    ///   damaged file lists an item twice).
+    ///   damaged file holds an id twice).
     public func items() throws(StoreError) -> [Item] {
         let coding = ItemCoding<Item>(path: store.path)
         return try store.database.read { connection throws(StoreError) in
             let tables = FeedTables(connection)
             guard let feed = try row(tables, create: false) else { return [] }
-            var items: [Item] = []
-            try tables.forEachItem(ofFeed: feed.id) { body throws(StoreError) in items.append(try coding.decode(body)) }
-            return items
+            return try tables.items(ofFeed: feed.id, coding)
         }
     }
 

@@ -154,10 +154,23 @@ struct BadFileContract {
             """, at: path)
     }
 
-    @Test func aFeedThatListsAnItemTwiceIsCorruptWhenItsItemsAreRead() throws {
+    @Test func aFeedThatListsAnItemRowTwiceIsCorruptWhenItsItemsAreRead() throws {
         let folder = TemporaryFolder()
         let path = try Self.storeFile(folder)
         try Self.repeatFirstItem(ofPage: 3, at: path)
+        let feed = try openStore(path).feed("home", of: Post.self)
+        do {
+            _ = try feed.items()
+            Issue.record("the feed's items were read")
+        } catch {
+            #expect(error.kind == .corrupt, "\(error)")
+        }
+    }
+
+    @Test func aFeedWhoseItemBodyIsAnotherItemsIsCorruptWhenItsItemsAreRead() throws {
+        let folder = TemporaryFolder()
+        let path = try Self.storeFile(folder)
+        try Self.execute("UPDATE items SET body = (SELECT body FROM items WHERE key = '0') WHERE key = '29'", at: path)
         let feed = try openStore(path).feed("home", of: Post.self)
         do {
             _ = try feed.items()

@@ -325,11 +325,7 @@ final class FollowingSequence: SeededSequence {
                     continue
                 }
                 let rows = try? store.database.read { connection throws(StoreError) -> [Post] in
-                    var posts: [Post] = []
-                    try FeedTables(connection).forEachItem(ofPage: row) { body throws(StoreError) in
-                        posts.append(try ItemCoding<Post>(path: store.path).decode(body))
-                    }
-                    return posts
+                    try FeedTables(connection).items(ofPage: row, ItemCoding<Post>(path: store.path))
                 }
                 expected += (rows ?? []).filter { !unattributed.contains($0.id) }
             }

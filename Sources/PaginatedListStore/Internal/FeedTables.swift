@@ -123,34 +123,37 @@ struct FeedTables {
         return try end(of: feed, .above)
     }
 
-    /// Calls `body` with the body of each item of page `id`, in order.
-    func forEachItem(ofPage id: Int64, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> Void) throws(StoreError) {
-        try forEachItem(of: "page \(id)", "members.page = ?", id, body)
+    /// The items of page `id`, decoded, in order (see `items(where:)`).
+    func items<Item>(ofPage id: Int64, _ coding: ItemCoding<Item>) throws(StoreError) -> [Item] {
+        try items(of: "page \(id)", where: "members.page = ?", id, coding)
     }
 
-    /// Calls `body` with the body of each item of the feed, in order.
-    func forEachItem(ofFeed feed: Int64, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> Void) throws(StoreError) {
-        try forEachItem(of: "feed \(feed)", "members.feed = ?", feed, body)
+    /// The items of the feed, decoded, in order (see `items(where:)`).
+    func items<Item>(ofFeed feed: Int64, _ coding: ItemCoding<Item>) throws(StoreError) -> [Item] {
+        try items(of: "feed \(feed)", where: "members.feed = ?", feed, coding)
     }
 
-    /// Calls `body` with the body of each item of the members `condition` selects, in order. `.corrupt` for
-    /// an item listed twice: the schema keeps an item once per feed, so only a damaged file repeats one (a
-    /// member row overwritten with another valid item row, which SQLite cannot tell from a real one).
-    private func forEachItem(of owner: String, _ condition: String, _ value: Int64,
-                             _ body: (UnsafeRawBufferPointer) throws(StoreError) -> Void) throws(StoreError) {
+    /// The items of the members `condition` selects, decoded, in order. `.corrupt` for two rows that hold
+    /// one id: a file the store wrote lists an item once per feed and keeps one row per id, so only a damaged
+    /// file does that (a member row or an item's body overwritten with another valid one, which SQLite
+    /// cannot tell from a real one).
+    private func items<Item>(of owner: String, where condition: String, _ value: Int64,
+                             _ coding: ItemCoding<Item>) throws(StoreError) -> [Item] {
         let statement = try connection.statement(
-            "SELECT members.item, items.body FROM members JOIN items ON items.id = members.item WHERE \(condition) ORDER BY members.position")
+            "SELECT items.body FROM members JOIN items ON items.id = members.item WHERE \(condition) ORDER BY members.position")
         try statement.bind(.integer(value), at: 1)
-        var seen: Set<Int64> = []
+        var items: [Item] = []
+        var ids: Set<Item.ID> = []
         while try statement.step() {
-            let item = statement.int64(0)
-            guard seen.insert(item).inserted else {
+            let item = try statement.withBlob(0) { bytes throws(StoreError) in try coding.decode(bytes) }
+            guard ids.insert(item.id).inserted else {
                 statement.reset()
                 throw StoreError(kind: .corrupt, path: connection.path, message:
-                    "the file lists the item row \(item) twice in \(owner): its members table is damaged")
+                    "the file holds the \(Item.self) \(item.id) twice in \(owner): its rows are damaged")
             }
-            try statement.withBlob(1) { bytes throws(StoreError) in try body(bytes) }
+            items.append(item)
         }
+        return items
     }
 
     /// Adds a page row; `id` re-creates a row with its old id.

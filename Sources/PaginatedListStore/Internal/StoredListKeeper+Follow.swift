@@ -92,9 +92,7 @@ extension StoredListKeeper: StoreListener {
                     continue
                 }
                 if firstStored == nil { firstStored = (index, row) }
-                var items: [Item] = []
-                try tables.forEachItem(ofPage: id) { body throws(StoreError) in items.append(try coding.decode(body)) }
-                pages.append(items)
+                pages.append(try tables.items(ofPage: id, coding))
             }
             if allStored { return .pages(pages) }
             guard let feedRow = try feed.row(tables, create: false) else { return .reopened([]) }

@@ -133,8 +133,7 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
     func read(_ id: Int64, feed feedRow: FeedRef, _ tables: FeedTables) throws(StoreError) -> (page: ListPage, fetchedAt: Double) {
         guard let row = try tables.page(id) else { throw gone() }
         let coding = ItemCoding<Item>(path: store.path)
-        var items: [Item] = []
-        try tables.forEachItem(ofPage: id) { body throws(StoreError) in items.append(try coding.decode(body)) }
+        let items = try tables.items(ofPage: id, coding)
         let above = try tables.neighbour(of: row.seq, in: feedRow.id, on: .above) != nil || row.links.previous != nil
         let below = row.gapBelow ? row.links.next != nil
             : try tables.neighbour(of: row.seq, in: feedRow.id, on: .below) != nil || row.links.next != nil

@@ -30,7 +30,6 @@ extension StoredFeed {
     ///   `rollback(id:)`, or until a new mutation of the item settles it with its own outcome.
     /// - A removal of the item from every feed while its edit is pending ends the edit: `send`'s value is
     ///   sent but not stored.
-    ///
     /// - **Cost**: two write transactions, the edit's (the item read, decoded, changed, encoded and written with
     ///   its pending row) and the answer's. An answer that is the very value `send` was given (a send that
     ///   completes with no value, or sends back its item) is not encoded again: the edit's row is its row.

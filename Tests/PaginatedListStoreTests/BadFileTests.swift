@@ -154,30 +154,29 @@ struct BadFileContract {
             """, at: path)
     }
 
+    /// Opens the store at `path` expecting the "home" feed's `items()` to throw `.corrupt`.
+    static func expectItemsCorrupt(at path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let feed = try openStore(path).feed("home", of: Post.self)
+        do {
+            _ = try feed.items()
+            Issue.record("the feed's items were read", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error.kind == .corrupt, "\(error)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func aFeedThatListsAnItemRowTwiceIsCorruptWhenItsItemsAreRead() throws {
         let folder = TemporaryFolder()
         let path = try Self.storeFile(folder)
         try Self.repeatFirstItem(ofPage: 3, at: path)
-        let feed = try openStore(path).feed("home", of: Post.self)
-        do {
-            _ = try feed.items()
-            Issue.record("the feed's items were read")
-        } catch {
-            #expect(error.kind == .corrupt, "\(error)")
-        }
+        try Self.expectItemsCorrupt(at: path)
     }
 
     @Test func aFeedWhoseItemBodyIsAnotherItemsIsCorruptWhenItsItemsAreRead() throws {
         let folder = TemporaryFolder()
         let path = try Self.storeFile(folder)
         try Self.execute("UPDATE items SET body = (SELECT body FROM items WHERE key = '0') WHERE key = '29'", at: path)
-        let feed = try openStore(path).feed("home", of: Post.self)
-        do {
-            _ = try feed.items()
-            Issue.record("the feed's items were read")
-        } catch {
-            #expect(error.kind == .corrupt, "\(error)")
-        }
+        try Self.expectItemsCorrupt(at: path)
     }
 
     @Test func aStoredPageThatListsAnItemTwiceIsCorruptAndTheListKeepsWhatItHeld() throws {

@@ -12,8 +12,9 @@ public struct JSONPath: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
     /// Every `.` splits, even one that a combining mark after it joins into one character with it
     /// (`"a.\u{301}b"` is `a` then `\u{301}b`): the split is over Unicode scalars, as a JSON key is.
     public init(_ dotted: String) {
-        components = dotted.unicodeScalars.split(separator: ".", omittingEmptySubsequences: true)
-            .map { String(String.UnicodeScalarView($0)) }
+        // Over UTF-8, which is the same split: a `.` is one byte, and no byte of another scalar is one.
+        components = dotted.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: true)
+            .map { String(Substring($0)) }
     }
 
     /// The path through `components`.

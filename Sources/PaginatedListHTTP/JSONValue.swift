@@ -111,6 +111,7 @@ struct AnyKey: CodingKey {
     /// `next_cursor` → `nextCursor`, exactly as `.convertFromSnakeCase` reads it: leading and trailing
     /// underscores are kept (`_next_cursor_` → `_nextCursor_`), and a name of one word is left as it is.
     static func camelCase(_ name: String) -> String {
+        guard name.utf8.contains(UInt8(ascii: "_")) else { return name }
         guard let first = name.firstIndex(where: { $0 != "_" }) else { return name }
         var last = name.index(before: name.endIndex)
         while last > first, name[last] == "_" { name.formIndex(before: &last) }
@@ -120,11 +121,14 @@ struct AnyKey: CodingKey {
         return name[..<first] + joined + name[name.index(after: last)...]
     }
 
-    /// The key of `container` spelled `name` or its camelCase form, if there is one.
+    /// The key of `container` spelled `name` or, when that is missing, its camelCase form, if there is one.
+    /// The camelCase form is worked out only when `name` is missing and has an underscore.
     static func find(_ name: String, in container: KeyedDecodingContainer<AnyKey>) -> AnyKey? {
-        for spelling in [name, camelCase(name)] where container.contains(AnyKey(spelling)) {
-            return AnyKey(spelling)
-        }
-        return nil
+        let key = AnyKey(name)
+        if container.contains(key) { return key }
+        let converted = camelCase(name)
+        guard converted != name else { return nil }
+        let camel = AnyKey(converted)
+        return container.contains(camel) ? camel : nil
     }
 }

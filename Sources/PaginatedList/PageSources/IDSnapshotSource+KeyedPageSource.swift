@@ -37,19 +37,23 @@ extension IDSnapshotPageKey: SplitPageKey {
 extension IDSnapshotSource: KeyedPageSource where Item.ID: Codable {
     /// The page of the snapshot at `key` (`nil`: a fresh snapshot from `fetchIDs`, and its first page), by
     /// the source's rules (missing ids skipped, at most `maxRequestsPerPage` requests). The pages go one way:
-    /// `previous` is always `nil`. Keeps every item: a keyed page is loaded from its key alone.
+    /// `previous` is always `nil`. Keeps every item: a keyed page is loaded from its key alone. The first
+    /// page says the feed's total (the snapshot's distinct ids less those it found deleted); the pages of a
+    /// key say none (they know nothing of the pages before them), so the first page's total stays shown.
     public func page(at key: IDSnapshotPageKey<Item.ID>?) -> Producer<KeyedPage<Item, IDSnapshotPageKey<Item.ID>>, Failure> {
         Producer<Outcome, Failure> { [self] observer, lifetime in
             if let key {
-                let position = Position(ids: key.ids, index: key.index, deduplication: .none, growth: 1, served: ServedSize())
+                let position = Position(ids: key.ids, index: key.index, deduplication: .none, growth: 1, served: ServedSize(),
+                                        distinct: nil, deleted: [])
                 batch(Progress(position: position), observer, lifetime)
                 return
             }
             fetchIDs().startFirst(in: lifetime) { [self] event in
                 switch event {
                 case let .value(ids):
-                    batch(Progress(position: Position(ids: ids, index: 0, deduplication: .none, growth: 1, served: ServedSize())),
-                          observer, lifetime)
+                    let position = Position(ids: ids, index: 0, deduplication: .none, growth: 1, served: ServedSize(),
+                                            distinct: Set(ids).count, deleted: [])
+                    batch(Progress(position: position), observer, lifetime)
                 case let .failed(error): observer.send(error: error)
                 case .completed: observer.sendCompleted()
                 case .interrupted: observer.sendInterrupted()
@@ -59,7 +63,7 @@ extension IDSnapshotSource: KeyedPageSource where Item.ID: Codable {
         .map { outcome in
             KeyedPage(items: outcome.items, previous: nil,
                       next: outcome.next.map { IDSnapshotPageKey(ids: $0.ids, index: $0.index) },
-                      totalCount: nil)
+                      totalCount: outcome.total)
         }
     }
 }

@@ -19,6 +19,10 @@ import Signals
 /// Items inserted after the snapshot was taken are not shown: a fresh chain (the view model's `reset()`
 /// or refresh) takes a fresh snapshot.
 ///
+/// Every page says the feed's total (`Page.totalCount`, the view model's `totalCount`): the snapshot's
+/// distinct IDs less those found deleted so far, so the total comes down as deletions are found and, on
+/// the last page, is the number of items the chain delivered.
+///
 /// **Servers that cap the page size** answer a request for more IDs than they serve with fewer items,
 /// without an error: the items left out are held back, not deleted. An answer that leaves IDs out is
 /// read as deletions only when it cannot be capped: it holds no item, or fewer than an answer before held,
@@ -64,7 +68,8 @@ where Item.ID: Sendable {
             fetchIDs().startFirst(in: lifetime) { [self] event in
                 switch event {
                 case let .value(ids):
-                    let position = Position(ids: ids, index: 0, deduplication: .byIdentity, growth: 1, served: ServedSize())
+                    let position = Position(ids: ids, index: 0, deduplication: .byIdentity, growth: 1, served: ServedSize(),
+                                            distinct: Set(ids).count, deleted: [])
                     batch(Progress(position: position), observer, lifetime)
                 case let .failed(error): observer.send(error: error)
                 case .completed: observer.sendCompleted()
@@ -87,6 +92,11 @@ where Item.ID: Sendable {
         let growth: Int
         /// What the chain learned of how many items the server serves per request.
         let served: ServedSize
+        /// How many distinct IDs the snapshot holds; `nil` when not counted (a keyed page loaded from its
+        /// key alone, which knows nothing of the pages before it).
+        let distinct: Int?
+        /// The IDs found deleted by the pages before.
+        let deleted: Set<Item.ID>
     }
 
     /// What one page's requests came to.
@@ -94,6 +104,8 @@ where Item.ID: Sendable {
         let items: [Item]
         let next: Position?
         let diagnostics: [PaginatedListDiagnostic]
+        /// The feed's total as the chain knows it after this page; `nil` when the snapshot was not counted.
+        let total: Int?
     }
 
     /// The state of one page's requests.
@@ -102,6 +114,9 @@ where Item.ID: Sendable {
         var index: Int
         var found: [Item] = []
         var missing = 0
+        /// The IDs found deleted by this page and the pages before (each once, however often the snapshot
+        /// repeats it).
+        var deleted: Set<Item.ID>
         var requests = 0
         /// How many times the IDs the page still needs the next request asks for.
         var growth: Int
@@ -126,6 +141,7 @@ where Item.ID: Sendable {
             index = position.index
             growth = position.growth
             served = position.served
+            deleted = position.deleted
         }
 
         var isAtEnd: Bool { index >= position.ids.count }
@@ -164,6 +180,7 @@ where Item.ID: Sendable {
                     found.append(item)
                 } else {
                     missing += 1
+                    deleted.insert(position.ids[index])
                     missed = true
                 }
                 index += 1
@@ -174,7 +191,8 @@ where Item.ID: Sendable {
     }
 
     private func page(from outcome: Outcome) -> Page<Item, Failure> {
-        Page(items: outcome.items, next: outcome.next.map(page(at:)), diagnostics: outcome.diagnostics)
+        Page(items: outcome.items, next: outcome.next.map(page(at:)), diagnostics: outcome.diagnostics,
+             totalCount: outcome.total)
     }
 
     private func page(at position: Position) -> Producer<Page<Item, Failure>, Failure> {
@@ -218,7 +236,9 @@ where Item.ID: Sendable {
         diagnostics += .init(droppedDuplicates: admission.dropped)
         let next = progress.isAtEnd ? nil
             : Position(ids: progress.position.ids, index: progress.index, deduplication: admission.onward,
-                       growth: progress.growth, served: progress.served)
-        return Outcome(items: admission.kept, next: next, diagnostics: diagnostics)
+                       growth: progress.growth, served: progress.served, distinct: progress.position.distinct,
+                       deleted: progress.deleted)
+        return Outcome(items: admission.kept, next: next, diagnostics: diagnostics,
+                       total: progress.position.distinct.map { $0 - progress.deleted.count })
     }
 }

@@ -61,10 +61,52 @@ struct IDSnapshotSourceTests {
         #expect(session.corrections == [.duplicatesDropped(count: 1)])
     }
 
+    @Test func theTotalIsTheSnapshotsDistinctIDs() {
+        let source = IDSnapshotSource<Item, Never>(
+            batchSize: 2,
+            fetchIDs: { Producer(value: [1, 2, 1, 3, 4]) },
+            fetchItems: { ids in Producer(value: ids.map(Item.init(id:))) })
+        let model = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        #expect(model.totalCount.value == nil)
+        model.loadNextPage()
+        #expect(model.totalCount.value == 4, "the repeated ID counts once")
+    }
+
+    @Test func itemsFoundDeletedLowerTheTotalToTheItemsDeliveredAtTheEnd() {
+        // After the snapshot of 20 is taken, items 2 and 3 (first page) and 12 (third page) are deleted.
+        let feed = ChangingFeed(count: 20, script: .steps([[.delete(count: 2, at: 2), .delete(count: 1, at: 10)]]))
+        let model = PaginatedListViewModel(dependency: Self.source(feed, batchSize: 5), scheduler: ImmediateScheduler())
+        var totals: [Int?] = []
+        model.loadNextPage()
+        totals.append(model.totalCount.value)
+        while !model.exhausted.value {
+            model.loadNextPage()
+            totals.append(model.totalCount.value)
+        }
+        #expect(totals == [18, 18, 17, 17])
+        #expect(model.totalCount.value == model.items.value.count)
+    }
+
+    @Test func aKeyedSourcesFirstPageSaysTheTotalAndThePagesOfAKeySayNone() throws {
+        let feed = ChangingFeed(count: 12, script: .steps([[.delete(count: 1, at: 0), .delete(count: 1, at: 8)]]))
+        let source = Self.source(feed, batchSize: 5)
+        let first = MutableProperty<KeyedPage<Item, IDSnapshotPageKey<Item.ID>>?>(nil)
+        source.page(at: nil).startWithValues { first.value = $0 }
+        #expect(first.value?.totalCount == 11, "12 IDs, one found deleted by the first page")
+        let key = try #require(first.value?.next)
+        let second = MutableProperty<KeyedPage<Item, IDSnapshotPageKey<Item.ID>>?>(nil)
+        source.page(at: key).startWithValues { second.value = $0 }
+        #expect(second.value != nil)
+        #expect(second.value?.totalCount == nil)
+    }
+
     @Test func anEmptySnapshotIsOneEmptyLastPage() {
         let session = drive(Self.source(ChangingFeed(count: 0)))
         #expect(session.items.isEmpty)
         #expect(session.exhausted)
+        let model = PaginatedListViewModel(dependency: Self.source(ChangingFeed(count: 0)), scheduler: ImmediateScheduler())
+        model.loadNextPage()
+        #expect(model.totalCount.value == 0)
     }
 
     @Test(arguments: [1, 2, 3, 42, 2024] as [UInt64])

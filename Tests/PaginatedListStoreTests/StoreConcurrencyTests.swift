@@ -8,7 +8,8 @@ import Testing
 
 /// `PagingStore` and `StoredFeed` are `Sendable`: lists on several threads page the same feeds while
 /// another thread writes in a loop (run under the thread sanitizer by `.ci/run`). Two lists paging one feed
-/// past its stored rows race to write the same page: one writes it, the other reads what was written.
+/// past its stored rows race to write the same page: one writes it, the other reads what was written. Once
+/// every queue is idle, every list shows the stored value of every item it holds.
 @Suite("Store concurrency")
 struct StoreConcurrencyTests {
     @Test func listsOnSeveralThreadsPageWhileAWriterLoops() throws {
@@ -49,6 +50,10 @@ struct StoreConcurrencyTests {
             let held = list.ids
             #expect(!held.isEmpty)
             #expect(held == Array((held.first ?? 0) ..< (held.first ?? 0) + held.count), "list \(index) is not a run of its feed")
+            // Every item shows its stored value (LandingTests makes the worst moments for a commit on purpose).
+            let stored = Dictionary(uniqueKeysWithValues: ((try? store.feed(feeds[index], of: Post.self).items()) ?? []).map { ($0.id, $0) })
+            let stale = list.items.value.filter { stored[$0.id] != $0 }
+            #expect(stale.isEmpty, "list \(index) shows values other than the stored ones: \(stale.map(\.id))")
         }
         for (index, name) in feeds.enumerated() {
             let stored = store.feed(name, of: Post.self).ids

@@ -36,10 +36,12 @@ import Signals
 // show), the writer follows the items the commit wrote. Another list of the same feed follows it like any
 // other write.
 //
-// **Limits.** A page a list read or wrote is shown when its landing runs, after the commits delivered
-// meanwhile: a commit that changes one of its items between the read (or the write) and the landing is
-// applied before the page is held, so the page shows the value it was read with until the next write of
-// that item (with an immediate scheduler, nothing commits in between). Items a list inserted while it held
+// **Landing.** A page a list read or wrote is shown when its landing runs, after the commits delivered
+// meanwhile: a commit that changes one of its items (or its feed) between the read (or the write) and the
+// queueing of the landing is applied before the page is held. The keeper watches for those commits and has
+// the list read its window again right after the landing (`LandingWatch.swift`).
+//
+// **Limits.** Items a list inserted while it held
 // nothing are held in a page with no origin (the store lists them in its top page), which follows updates
 // and removals, and insertions next to its rows, but may miss some (the model test leaves the case out).
 // A page a refresh loaded, dropped by `maxPages`, is loaded again by the refresh's producer (from the
@@ -106,6 +108,8 @@ final class ChangeRecord {
     /// The keys of the items written again with the value they had (a page that brought an item unchanged),
     /// by type: the server's value for a pending item all the same.
     private var rewritten: [String: Set<String>] = [:]
+    /// The commit's place in the commit order, once it committed (set by the bus).
+    var sequence: UInt64?
 
     var isEmpty: Bool { types.isEmpty && feeds.isEmpty }
 
@@ -198,6 +202,10 @@ final class ChangeBus: Sendable {
         state.withLock { _ = $0.listeners.removeValue(forKey: id) }
     }
 
+    /// The sequence number of the last commit queued (0 before the first): a read that starts after this
+    /// call sees every commit up to it.
+    var lastSequence: UInt64 { state.withLock { $0.nextSequence - 1 } }
+
     /// How many listeners are registered (alive or not yet removed).
     var listenerCount: Int { state.withLock { $0.listeners.count } }
 
@@ -206,6 +214,7 @@ final class ChangeBus: Sendable {
     func committed(_ record: ChangeRecord) {
         guard !record.isEmpty else { return }
         state.withLock { state in
+            record.sequence = state.nextSequence
             state.queue.append(StoreCommit(sequence: state.nextSequence, writer: record.writer, writerFollowsItems: record.writerFollowsItems,
                                            types: record.types,
                                            feeds: record.feeds, external: false))

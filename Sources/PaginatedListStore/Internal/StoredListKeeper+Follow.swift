@@ -8,6 +8,7 @@ extension StoredListKeeper: StoreListener {
     func receive(_ commit: StoreCommit) {
         let ownWrite = commit.writer == ObjectIdentifier(self)
         guard !ownWrite || commit.writerFollowsItems else { return }
+        recordLanding(commit)
         let feedChanges = ownWrite ? nil : commit.feeds[busName]
         let typeChanges = commit.types[busName.type]
         guard commit.external || feedChanges != nil || typeChanges != nil,

@@ -47,6 +47,8 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
     let busName: FeedName
     /// Hands the list a change of the store (made where `Item` is known: see the view model's initialiser).
     let follow: @Sendable (PaginatedListViewModel<Item, Failure>, FollowedChange<Item, Failure>) -> Void
+    /// The commits delivered while pages are on their way to the list (see `LandingWatch.swift`).
+    let landing = Locked(LandingWatch())
 
     var store: PagingStore { feed.store }
 
@@ -97,6 +99,7 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
         }
         return PageProducer { [self] observer, lifetime in
             let opened: (page: ListPage, fetchedAt: Double)?
+            let ticket = beginLanding()
             do throws(StoreError) {
                 opened = try store.database.read { connection throws(StoreError) in
                     let tables = FeedTables(connection)
@@ -105,10 +108,14 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
                     return try read(entry, feed: feedRow, tables)
                 }
             } catch {
+                abandonLanding(ticket)
                 return observer.send(error: storeFailure(error))
             }
-            guard let opened else { return fetchAndWrite(at: nil, place: .entry, observer, lifetime) }
-            observer.send(value: opened.page)
+            guard let opened else {
+                abandonLanding(ticket)
+                return fetchAndWrite(at: nil, place: .entry, observer, lifetime)
+            }
+            send(opened.page, ticket, to: observer)
             observer.sendCompleted()
             revalidate(fetchedAt: opened.fetchedAt)
         }
@@ -165,6 +172,7 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
                 return
             }
             let step: Step
+            let ticket = beginLanding()
             do throws(StoreError) {
                 guard let id = origin.row else { throw gone() }
                 step = try store.database.read { connection throws(StoreError) in
@@ -181,16 +189,19 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
                     return .remote(try keys.decode(link, snapshot: row.links.snapshot, tables: tables), place: place)
                 }
             } catch {
+                abandonLanding(ticket)
                 return observer.send(error: storeFailure(error))
             }
             switch step {
             case let .stored(page):
-                observer.send(value: page)
+                send(page, ticket, to: observer)
                 observer.sendCompleted()
             case .end:
+                abandonLanding(ticket)
                 observer.send(value: ListPage(items: [], next: nil))
                 observer.sendCompleted()
             case let .remote(key, place):
+                abandonLanding(ticket)
                 fetchAndWrite(at: key, place: place, observer, lifetime)
             }
         }
@@ -243,20 +254,37 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
 
     /// Loads the remote page at `key`, writes it at `place` in one transaction, and sends it as written.
     private func fetchAndWrite(at key: Remote.Key?, place: Place, _ observer: Signal<ListPage, Failure>.Observer, _ lifetime: Lifetime) {
-        let written = remote.page(at: key).mapError(remoteFailure).attemptMap { [self] keyed throws(Failure) in
-            do throws(StoreError) { return try write(keyed, at: key, place: place) } catch { throw storeFailure(error) }
-        }
-        lifetime.add(written.start(observer))
+        // An observer takes events from any thread; it is not `Sendable` only because a page is not.
+        nonisolated(unsafe) let observer = observer
+        lifetime.add(remote.page(at: key).start { [self] event in
+            switch event {
+            case let .value(keyed):
+                let ticket = beginLanding()
+                let written: (page: ListPage, commit: UInt64?)
+                do throws(StoreError) {
+                    written = try write(keyed, at: key, place: place)
+                } catch {
+                    abandonLanding(ticket)
+                    return observer.send(error: storeFailure(error))
+                }
+                send(written.page, ticket, ownCommit: written.commit, to: observer)
+            case let .failed(error): observer.send(error: remoteFailure(error))
+            case .completed: observer.sendCompleted()
+            case .interrupted: observer.sendInterrupted()
+            }
+        })
     }
 
-    /// Writes a remote page and returns it as the list shows it.
-    private func write(_ keyed: KeyedPage<Item, Remote.Key>, at key: Remote.Key?, place: Place) throws(StoreError) -> ListPage {
+    /// Writes a remote page; returns it as the list shows it, and the sequence number of its commit.
+    private func write(_ keyed: KeyedPage<Item, Remote.Key>, at key: Remote.Key?, place: Place) throws(StoreError) -> (ListPage, UInt64?) {
         let coding = ItemCoding<Item>(path: store.path)
         var encoded: [EncodedItem] = []
         encoded.reserveCapacity(keyed.items.count)
         for item in keyed.items { encoded.append(try coding.encode(item)) }
         let fetchedAt = store.now().timeIntervalSinceReferenceDate
+        var commit: ChangeRecord?
         let (outcome, pending) = try store.database.write(by: ObjectIdentifier(self)) { connection, record throws(StoreError) in
+            commit = record
             record.writerFollowsItems = true
             let tables = FeedTables(connection)
             let feedRow = try feed.row(tables, create: true)!
@@ -282,17 +310,19 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
                     }
                 }
             }
-            return ListPage(items: items,
-                            previous: written.above ? neighbour(of: origin, .above) : nil,
-                            next: written.below ? neighbour(of: origin, .below) : nil, diagnostics: [], origin: origin,
-                            totalCount: keyed.totalCount)
+            let page = ListPage(items: items,
+                                previous: written.above ? neighbour(of: origin, .above) : nil,
+                                next: written.below ? neighbour(of: origin, .below) : nil, diagnostics: [], origin: origin,
+                                totalCount: keyed.totalCount)
+            return (page, commit?.sequence)
         case let .filled(page):
             // Another list wrote the page meanwhile: the list shows what is stored.
-            return try store.database.read { connection throws(StoreError) in
+            let stored = try store.database.read { connection throws(StoreError) in
                 let tables = FeedTables(connection)
                 guard let feedRow = try feed.row(tables, create: false) else { throw gone() }
                 return try read(page, feed: feedRow, tables).page
             }
+            return (stored, commit?.sequence)
         }
     }
 }

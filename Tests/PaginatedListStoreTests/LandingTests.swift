@@ -83,6 +83,31 @@ struct LandingTests {
         #expect(list.lastError.value == nil)
     }
 
+    @Test func anItemRemovedWhileAStoredPageIsReadIsGoneOnceThePageLands() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        do {
+            let writer = memoList(store)
+            writer.loadNextPage()
+            writer.loadNextPage()
+        }
+        let list = memoList(store)
+        list.loadNextPage()
+        let fired = Locked(false)
+        Memo.decoding.withLock {
+            $0 = { id in
+                guard id == 12, !fired.withLock({ $0 }) else { return }
+                fired.withLock { $0 = true }
+                try? store.remove(Memo.self, id: 12)
+            }
+        }
+        defer { Memo.decoding.withLock { $0 = nil } }
+        list.loadNextPage()
+        #expect(fired.withLock { $0 }, "the hook removed the item while the second stored page was read")
+        #expect(list.items.value.map(\.id) == Array(0 ..< 12) + Array(13 ..< 20))
+        #expect(try store.feed("notes", of: Memo.self).items().map(\.id) == Array(0 ..< 12) + Array(13 ..< 20))
+    }
+
     @Test func aCommitMadeWhileARemotePageIsWrittenIsShownOnceThePageLands() throws {
         let folder = TemporaryFolder()
         let store = try openStore(folder.path())

@@ -14,8 +14,11 @@ import Signals
 // read its window again (one more transition, queued behind the landing).
 //
 // **Locking.** `since` is taken and the page registered under the watch's lock, and each delivered commit is
-// recorded under it: a commit either was queued before `since` was taken (the read sees it) or is recorded.
-// Lock order: the watch's lock, then the bus's (the bus calls its listeners with no lock held).
+// recorded under it, before its change is queued on the view model: a commit either was queued on the bus
+// before `since` was taken (the read sees it), or is recorded before the page is sent and checked (its
+// change may be queued ahead of the landing), or is delivered after the check (its change is queued behind
+// the landing, which was queued while the page was sent). Lock order: the watch's lock, then the bus's (the
+// bus calls its listeners with no lock held).
 
 /// The commits delivered to a list while pages of its are on their way to its view model.
 struct LandingWatch {
@@ -72,13 +75,17 @@ extension StoredListKeeper {
         landing.withLock { $0.begin(lastSequence: store.database.bus.lastSequence) }
     }
 
-    /// Records a commit delivered to this list, for the pages on their way.
+    /// Records a commit delivered to this list, for the pages on their way (one that touches neither the
+    /// list's item type nor its feed is left out).
     func recordLanding(_ commit: StoreCommit) {
+        let types = commit.types[busName.type]
+        let touchesFeed = commit.external || commit.feeds[busName] != nil
+        guard types != nil || touchesFeed else { return }
         landing.withLock { watch in
             watch.record(LandingWatch.Delivered(
                 sequence: commit.sequence,
-                keys: commit.types[busName.type].map { Set($0.written.keys).union($0.deleted) } ?? [],
-                touchesFeed: commit.external || commit.feeds[busName] != nil))
+                keys: types.map { Set($0.written.keys).union($0.deleted) } ?? [],
+                touchesFeed: touchesFeed))
         }
     }
 

@@ -259,6 +259,8 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
         lifetime.add(remote.page(at: key).start { [self] event in
             switch event {
             case let .value(keyed):
+                // A remote that sends again after its page failed (or after the run was disposed) writes nothing.
+                guard !lifetime.hasEnded else { return }
                 let ticket = beginLanding()
                 let written: (page: ListPage, commit: UInt64?)
                 do throws(StoreError) {

@@ -55,9 +55,8 @@ private func text(of id: Int, in list: MemoList) -> String? {
 
 @Suite("A commit made while a page is on its way", .serialized)
 struct LandingTests {
-    @Test func aCommitMadeWhileAStoredPageIsReadIsShownOnceThePageLands() throws {
-        let folder = TemporaryFolder()
-        let store = try openStore(folder.path())
+    /// A list of a store that holds the feed's first two pages, with the first one loaded from it.
+    private func listOverTwoStoredPages(_ store: PagingStore) -> MemoList {
         do {
             let writer = memoList(store)
             writer.loadNextPage()
@@ -66,17 +65,31 @@ struct LandingTests {
         let list = memoList(store)
         list.loadNextPage()
         #expect(list.items.value.map(\.id) == Array(0 ..< 10), "the first stored page")
+        return list
+    }
+
+    /// Loads the list's next page, running `commit` the first time the memo `id` is decoded (while the page
+    /// is read); returns whether it ran.
+    private func loadNextPage(of list: MemoList, committingWhile id: Int, _ commit: @escaping @Sendable () -> Void) -> Bool {
         let fired = Locked(false)
         Memo.decoding.withLock {
-            $0 = { id in
-                guard id == 15, !fired.withLock({ $0 }) else { return }
+            $0 = { decoded in
+                guard decoded == id, !fired.withLock({ $0 }) else { return }
                 fired.withLock { $0 = true }
-                try? store.update(Memo(id: 15, text: "edited"))
+                commit()
             }
         }
         defer { Memo.decoding.withLock { $0 = nil } }
         list.loadNextPage()
-        #expect(fired.withLock { $0 }, "the hook committed while the second stored page was read")
+        return fired.withLock { $0 }
+    }
+
+    @Test func aCommitMadeWhileAStoredPageIsReadIsShownOnceThePageLands() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let list = listOverTwoStoredPages(store)
+        let fired = loadNextPage(of: list, committingWhile: 15) { try? store.update(Memo(id: 15, text: "edited")) }
+        #expect(fired, "the hook committed while the second stored page was read")
         #expect(list.items.value.map(\.id) == Array(0 ..< 20))
         #expect(text(of: 15, in: list) == "edited")
         #expect(try store.feed("notes", of: Memo.self).items().first { $0.id == 15 }?.text == "edited")
@@ -86,24 +99,9 @@ struct LandingTests {
     @Test func anItemRemovedWhileAStoredPageIsReadIsGoneOnceThePageLands() throws {
         let folder = TemporaryFolder()
         let store = try openStore(folder.path())
-        do {
-            let writer = memoList(store)
-            writer.loadNextPage()
-            writer.loadNextPage()
-        }
-        let list = memoList(store)
-        list.loadNextPage()
-        let fired = Locked(false)
-        Memo.decoding.withLock {
-            $0 = { id in
-                guard id == 12, !fired.withLock({ $0 }) else { return }
-                fired.withLock { $0 = true }
-                try? store.remove(Memo.self, id: 12)
-            }
-        }
-        defer { Memo.decoding.withLock { $0 = nil } }
-        list.loadNextPage()
-        #expect(fired.withLock { $0 }, "the hook removed the item while the second stored page was read")
+        let list = listOverTwoStoredPages(store)
+        let fired = loadNextPage(of: list, committingWhile: 12) { try? store.remove(Memo.self, id: 12) }
+        #expect(fired, "the hook removed the item while the second stored page was read")
         #expect(list.items.value.map(\.id) == Array(0 ..< 12) + Array(13 ..< 20))
         #expect(try store.feed("notes", of: Memo.self).items().map(\.id) == Array(0 ..< 12) + Array(13 ..< 20))
     }

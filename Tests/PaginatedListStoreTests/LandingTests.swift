@@ -96,11 +96,18 @@ struct LandingTests {
         #expect(list.lastError.value == nil)
     }
 
-    @Test func anItemRemovedWhileAStoredPageIsReadIsGoneOnceThePageLands() throws {
+    /// Removed from every feed (`PagingStore.remove`), or from this feed by another of its lists.
+    @Test(arguments: [true, false])
+    func anItemRemovedWhileAStoredPageIsReadIsGoneOnceThePageLands(fromEveryFeed: Bool) throws {
         let folder = TemporaryFolder()
         let store = try openStore(folder.path())
         let list = listOverTwoStoredPages(store)
-        let fired = loadNextPage(of: list, committingWhile: 12) { try? store.remove(Memo.self, id: 12) }
+        let other = memoList(store)
+        other.loadNextPage()
+        other.loadNextPage()
+        let fired = loadNextPage(of: list, committingWhile: 12) {
+            if fromEveryFeed { try? store.remove(Memo.self, id: 12) } else { other.remove(id: 12) }
+        }
         #expect(fired, "the hook removed the item while the second stored page was read")
         #expect(list.items.value.map(\.id) == Array(0 ..< 12) + Array(13 ..< 20))
         #expect(try store.feed("notes", of: Memo.self).items().map(\.id) == Array(0 ..< 12) + Array(13 ..< 20))
@@ -134,11 +141,11 @@ struct LandingTests {
 
     @Test func theWatchReportsTheCommitsAfterAPagesReadAndForgetsWhatNoPageNeeds() {
         var watch = LandingWatch()
-        watch.record(.init(sequence: 1, keys: ["a"], touchesFeed: false))   // no page on its way: not kept
+        watch.record(.init(sequence: 1, keys: ["a"], pages: [], reshaped: false))   // no page on its way: not kept
         let first = watch.begin(lastSequence: 1)
-        watch.record(.init(sequence: 2, keys: ["b"], touchesFeed: false))
+        watch.record(.init(sequence: 2, keys: ["b"], pages: [], reshaped: false))
         let second = watch.begin(lastSequence: 2)
-        watch.record(.init(sequence: 3, keys: ["c"], touchesFeed: true))
+        watch.record(.init(sequence: 3, keys: ["c"], pages: [7], reshaped: true))
         #expect(watch.end(second, ownCommit: nil).map(\.sequence) == [3])
         #expect(watch.end(first, ownCommit: 2).map(\.sequence) == [3], "the page's own commit is left out")
         let third = watch.begin(lastSequence: 3)

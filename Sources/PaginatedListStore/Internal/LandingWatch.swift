@@ -10,8 +10,10 @@ import Signals
 // applied while the page was not held, so the page would show the value it was read with. The keeper
 // therefore watches the commits delivered while a page is on its way: the page remembers the last commit
 // its read or write could miss (`since`: the bus's last sequence number, taken before the transaction
-// starts), and once it is sent, the commits after that one which touch its items or its feed make the list
-// read its window again (one more transition, queued behind the landing).
+// starts), and once it is sent, a commit after that one which touched its items (written, deleted, taken
+// out of the feed) or inserted rows into it makes the list read that page again; one that reshaped the feed
+// (or came from another connection), the whole window. Either is one more transition, queued behind the
+// landing, and only when such a commit came.
 //
 // **Locking.** `since` is taken and the page registered under the watch's lock, and each delivered commit is
 // recorded under it, before its change is queued on the view model: a commit either was queued on the bus
@@ -31,11 +33,12 @@ struct LandingWatch {
     /// A commit delivered while a page was on its way, as far as that page cares.
     struct Delivered {
         let sequence: UInt64
-        /// The keys of the list's item type it wrote or deleted.
+        /// The keys of the list's item type it wrote, deleted, took out of the feed or inserted into it.
         let keys: Set<String>
-        /// Whether it changed the list's feed (rows removed, inserted, restructured) or came from another
-        /// connection.
-        let touchesFeed: Bool
+        /// The rows of the feed's pages it inserted rows into.
+        let pages: Set<Int64>
+        /// Whether it restructured the feed or came from another connection (the whole window is read again).
+        let reshaped: Bool
     }
 
     private var open: [UInt64: UInt64] = [:]
@@ -79,13 +82,16 @@ extension StoredListKeeper {
     /// list's item type nor its feed is left out).
     func recordLanding(_ commit: StoreCommit) {
         let types = commit.types[busName.type]
-        let touchesFeed = commit.external || commit.feeds[busName] != nil
-        guard types != nil || touchesFeed else { return }
+        let feed = commit.feeds[busName]
+        guard types != nil || feed != nil || commit.external else { return }
         landing.withLock { watch in
-            watch.record(LandingWatch.Delivered(
-                sequence: commit.sequence,
-                keys: types.map { Set($0.written.keys).union($0.deleted) } ?? [],
-                touchesFeed: touchesFeed))
+            watch.record({
+                var keys: Set<String> = types.map { Set($0.written.keys).union($0.deleted) } ?? []
+                keys.formUnion(feed?.removed ?? [])
+                for rows in feed?.inserted ?? [] { keys.formUnion(rows.keys) }
+                return LandingWatch.Delivered(sequence: commit.sequence, keys: keys, pages: Set((feed?.inserted ?? []).map(\.page)),
+                                              reshaped: commit.external || feed?.restructured == true)
+            }())
         }
     }
 
@@ -95,18 +101,19 @@ extension StoredListKeeper {
     }
 
     /// Sends `page`, read or written under `ticket` (by the commit `ownCommit`, for a page written); then, if
-    /// a commit delivered meanwhile touched its items or its feed, has the list read its window again,
-    /// behind the page's landing.
+    /// a commit delivered meanwhile touched its items or inserted rows into it, has the list read it again
+    /// (its whole window, when a commit reshaped the feed), behind the page's landing.
     func send(_ page: ListPage, _ ticket: LandingWatch.Ticket, ownCommit: UInt64? = nil, to observer: Signal<ListPage, Failure>.Observer) {
         observer.send(value: page)
         let missed = landing.withLock { $0.end(ticket, ownCommit: ownCommit) }
-        guard !missed.isEmpty else { return }
-        let touched = missed.contains { $0.touchesFeed } || {
+        guard !missed.isEmpty, let row = (page.origin as? Origin)?.row else { return }
+        let whole = missed.contains { $0.reshaped }
+        let touched = whole || missed.contains { $0.pages.contains(row) } || {
             let coding = ItemCoding<Item>(path: store.path)
             let keys = Set(page.items.compactMap { try? coding.key(of: $0.id) })
             return missed.contains { !$0.keys.isDisjoint(with: keys) }
         }()
         guard touched, let viewModel = list.withLock({ $0.value }) else { return }
-        follow(viewModel, FollowedChange(reread: { [self] origins in reread(origins) }))
+        follow(viewModel, FollowedChange(reread: { [self] origins in reread(origins, only: whole ? nil : row) }))
     }
 }

@@ -77,18 +77,20 @@ extension StoredListKeeper: StoreListener {
     /// above it, or from the page the feed opens at when none is, down to the first gap. `nil` when the
     /// store cannot be read.
     ///
-    /// `only`: the row of the one page to read again, the others keeping their items; when that page is no
-    /// longer stored, or the list no longer holds it, the whole window is read again.
+    /// `only`: the row of the one page to read again, the others keeping their items (nothing changes when
+    /// the list does not hold that page); when the store no longer has it, the whole window is read again.
     func reread(_ origins: [(any PageOrigin)?], only: Int64? = nil) -> FollowedWindow<Item, Failure>? {
         let coding = ItemCoding<Item>(path: store.path)
         return try? store.database.read { connection throws(StoreError) -> FollowedWindow<Item, Failure> in
             let tables = FeedTables(connection)
-            if let only, origins.contains(where: { ($0 as? Origin)?.row == only }), try tables.page(only) != nil {
-                var pages: [[Item]?] = []
-                for origin in origins {
-                    pages.append((origin as? Origin)?.row == only ? try tables.items(ofPage: only, coding) : nil)
+            if let only {
+                let holds = origins.map { ($0 as? Origin)?.row == only }
+                guard holds.contains(true) else { return .pages(holds.map { _ in nil }) }
+                if try tables.page(only) != nil {
+                    var pages: [[Item]?] = []
+                    for held in holds { pages.append(held ? try tables.items(ofPage: only, coding) : nil) }
+                    return .pages(pages)
                 }
-                return .pages(pages)
             }
             var pages: [[Item]?] = []
             var firstStored: (index: Int, row: PageRow)?

@@ -139,16 +139,35 @@ struct LandingTests {
         #expect(try store.feed("notes", of: Memo.self).items().first { $0.id == 25 }?.text == "edited")
     }
 
-    @Test func theWatchReportsTheCommitsAfterAPagesReadAndForgetsWhatNoPageNeeds() {
+    @Test func theWatchReportsTheCommitsAfterAPagesReadButNotThePagesOwn() {
         var watch = LandingWatch()
-        watch.record(.init(sequence: 1, keys: ["a"], pages: [], reshaped: false))   // no page on its way: not kept
         let first = watch.begin(lastSequence: 1)
         watch.record(.init(sequence: 2, keys: ["b"], pages: [], reshaped: false))
         let second = watch.begin(lastSequence: 2)
         watch.record(.init(sequence: 3, keys: ["c"], pages: [7], reshaped: true))
-        #expect(watch.end(second, ownCommit: nil).map(\.sequence) == [3])
+        #expect(watch.end(second, ownCommit: nil).map(\.sequence) == [3], "only what came after its read")
         #expect(watch.end(first, ownCommit: 2).map(\.sequence) == [3], "the page's own commit is left out")
-        let third = watch.begin(lastSequence: 3)
-        #expect(watch.end(third, ownCommit: nil).isEmpty, "nothing is kept once no page is on its way")
+    }
+
+    // A ticket begun after the commit 0 would be shown every commit the watch still keeps.
+    @Test func theWatchKeepsNoCommitDeliveredWhileNoPageIsOnItsWay() {
+        var watch = LandingWatch()
+        watch.record(.init(sequence: 1, keys: ["a"], pages: [], reshaped: false))
+        let ticket = watch.begin(lastSequence: 0)
+        #expect(watch.end(ticket, ownCommit: nil).isEmpty)
+    }
+
+    @Test func theWatchForgetsTheCommitsNoPageOnItsWayCanHaveMissed() {
+        var watch = LandingWatch()
+        let first = watch.begin(lastSequence: 1)
+        watch.record(.init(sequence: 2, keys: ["b"], pages: [], reshaped: false))
+        let second = watch.begin(lastSequence: 2)
+        watch.record(.init(sequence: 3, keys: ["c"], pages: [], reshaped: false))
+        _ = watch.end(first, ownCommit: nil)
+        let probe = watch.begin(lastSequence: 0)
+        #expect(watch.end(probe, ownCommit: nil).map(\.sequence) == [3], "commit 2 is forgotten: the second page read after it")
+        _ = watch.end(second, ownCommit: nil)
+        let last = watch.begin(lastSequence: 0)
+        #expect(watch.end(last, ownCommit: nil).isEmpty, "nothing is kept once no page is on its way")
     }
 }

@@ -47,8 +47,8 @@ package final class FollowedChange<Item, Failure: Error> {
 /// A window a store re-read for a list.
 @usableFromInline
 package enum FollowedWindow<Item, Failure: Error> {
-    /// The items of each page held, top to bottom (`nil`: keep what the list holds of that page, a page
-    /// with no origin).
+    /// The items of each page held, top to bottom (`nil`: keep what the list holds of that page: a page
+    /// with no origin, or one not read again).
     case pages([[Item]?])
     /// The pages held are no longer all stored: the list holds these pages instead (a run of the stored
     /// pages where its window was; none for an empty feed).
@@ -179,21 +179,43 @@ extension PagingStateMachine {
         return nil
     }
 
-    /// Makes the window the re-read pages' items (one entry per page held; `nil`: the page has no origin
-    /// and keeps its items), applying the differences by id (`become(_:)`). O(window log window).
+    /// Makes the window the re-read pages' items (one entry per page held; `nil`: the page keeps what it
+    /// holds, a page with no origin or one not read again), applying the differences by id
+    /// (`become(_:isRead:)`): only the rows of pages read again take new values and are reported updated.
+    /// A page read again may list an id a kept page still holds (the item moved into it, and the change
+    /// that takes it out of the kept page is queued behind the re-read): the page read again has it, read
+    /// from the store last. No page read again: nothing changes. O(window log window).
     private mutating func resync(_ pages: [[Item]?]) -> [Action] {
         precondition(pages.count == ledger.pageCount, "a re-read gave \(pages.count) pages for \(ledger.pageCount) held")
+        guard pages.contains(where: { $0 != nil }) else { return [] }
+        var readKeys: Set<AnyHashable> = []
+        for page in pages { for item in page ?? [] { readKeys.insert(store.key(of: item)!) } }
         var target: [Item] = []
+        var isRead: [Bool] = []
+        var taken: Set<AnyHashable> = []
         var counts: [Int] = []
         var start = 0
         for (index, page) in pages.enumerated() {
             let held = ledger[index].count
-            let items = page ?? (start ..< start + held).map { store.items[$0] }
+            let before = target.count
+            if let page {
+                for item in page where taken.insert(store.key(of: item)!).inserted {
+                    target.append(item)
+                    isRead.append(true)
+                }
+            } else {
+                for offset in start ..< start + held {
+                    let item = store.items[offset]
+                    let key = store.key(of: item)!
+                    guard !readKeys.contains(key), taken.insert(key).inserted else { continue }
+                    target.append(item)
+                    isRead.append(false)
+                }
+            }
             start += held
-            target += items
-            counts.append(items.count)
+            counts.append(target.count - before)
         }
-        let changes = become(target)
+        let changes = become(target, isRead: isRead)
         for (page, count) in counts.enumerated() { ledger.adjust(page: page, by: count - ledger[page].count) }
         guard !changes.isEmpty else { return [] }
         noteGap(after: changes)
@@ -201,7 +223,7 @@ extension PagingStateMachine {
     }
 
     /// Holds `pages` instead of the pages held (the store no longer has some of those): the items become
-    /// theirs (`become(_:)`), the ledger is theirs (each joined to the one above), and each end loads
+    /// theirs (`become(_:isRead:)`), the ledger is theirs (each joined to the one above), and each end loads
     /// from them, a load in flight there cut off; the gap and the pages remembered past the ends are
     /// forgotten. No page: the list is empty and its next load is a first page.
     private mutating func reopen(_ pages: [Page<Item, Failure>]) -> [Action] {
@@ -237,8 +259,10 @@ extension PagingStateMachine {
     /// Makes the items `target` (ids once each), applying the differences by id; returns the changes. The
     /// held items `target` no longer lists, or lists in another order, are removed (those on a longest run
     /// in `target`'s order stay), the others are inserted where `target` lists them, and every item kept
-    /// takes `target`'s value. The ledger is left to the caller. O((n + m) log(n + m)).
-    private mutating func become(_ target: [Item]) -> [ItemListChange] {
+    /// takes `target`'s value and is reported updated, unless `isRead` (one flag per item of `target`;
+    /// `nil`: all read) says that value is the one held. The ledger is left to the caller.
+    /// O((n + m) log(n + m)).
+    private mutating func become(_ target: [Item], isRead: [Bool]? = nil) -> [ItemListChange] {
         var targetIndex: [AnyHashable: Int] = [:]
         for (index, item) in target.enumerated() { targetIndex[store.key(of: item)!] = index }
         let current = Array(store.items)
@@ -256,8 +280,10 @@ extension PagingStateMachine {
         var updatedOffsets: [Int] = []
         while index < target.count {
             if index < store.count, store.key(of: store.items[index]) == store.key(of: target[index]) {
-                _ = store.replace(at: index, with: target[index])
-                updatedOffsets.append(index)
+                if isRead?[index] ?? true {
+                    _ = store.replace(at: index, with: target[index])
+                    updatedOffsets.append(index)
+                }
                 index += 1
                 continue
             }

@@ -39,7 +39,7 @@ import Signals
 // **Landing.** A page a list read or wrote is shown when its landing runs, after the commits delivered
 // meanwhile: a commit that changes one of its items (or its feed) between the read (or the write) and the
 // queueing of the landing is applied before the page is held. The keeper watches for those commits and has
-// the list read that page (or, for a reshaped feed, its window) again right after the landing
+// the list read that page (or, for a reshaped feed, its window) again behind the landing
 // (`LandingWatch.swift`).
 //
 // **Limits.** Items a list inserted while it held

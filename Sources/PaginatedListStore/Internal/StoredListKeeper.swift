@@ -253,28 +253,27 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
     }
 
     /// Loads the remote page at `key`, writes it at `place` in one transaction, and sends it as written.
+    ///
+    /// Each page the remote sends is written and sent by an inner producer of its own (`flatMap`), which
+    /// sends it and then checks what landed meanwhile (`send(_:_:ownCommit:to:)`) on the thread that wrote
+    /// it. A remote that sends again after its page failed, or after the run was disposed, writes nothing:
+    /// `flatMap` starts no inner producer once its output ended.
     private func fetchAndWrite(at key: Remote.Key?, place: Place, _ observer: Signal<ListPage, Failure>.Observer, _ lifetime: Lifetime) {
-        // An observer takes events from any thread; it is not `Sendable` only because a page is not.
-        nonisolated(unsafe) let observer = observer
-        lifetime.add(remote.page(at: key).start { [self] event in
-            switch event {
-            case let .value(keyed):
-                // A remote that sends again after its page failed (or after the run was disposed) writes nothing.
-                guard !lifetime.hasEnded else { return }
+        let written = remote.page(at: key).mapError(remoteFailure).flatMap(.concat) { [self] keyed in
+            PageProducer { [self] inner, _ in
                 let ticket = beginLanding()
                 let written: (page: ListPage, commit: UInt64?)
                 do throws(StoreError) {
                     written = try write(keyed, at: key, place: place)
                 } catch {
                     abandonLanding(ticket)
-                    return observer.send(error: storeFailure(error))
+                    return inner.send(error: storeFailure(error))
                 }
-                send(written.page, ticket, ownCommit: written.commit, to: observer)
-            case let .failed(error): observer.send(error: remoteFailure(error))
-            case .completed: observer.sendCompleted()
-            case .interrupted: observer.sendInterrupted()
+                send(written.page, ticket, ownCommit: written.commit, to: inner)
+                inner.sendCompleted()
             }
-        })
+        }
+        lifetime.add(written.start(observer))
     }
 
     /// Writes a remote page; returns it as the list shows it, and the sequence number of its commit.

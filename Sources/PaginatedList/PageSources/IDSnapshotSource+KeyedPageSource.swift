@@ -44,7 +44,7 @@ extension IDSnapshotSource: KeyedPageSource where Item.ID: Codable {
         Producer<Outcome, Failure> { [self] observer, lifetime in
             if let key {
                 let position = Position(ids: key.ids, index: key.index, deduplication: .none, growth: 1, served: ServedSize(),
-                                        distinct: nil, deleted: [])
+                                        tally: nil)
                 batch(Progress(position: position), observer, lifetime)
                 return
             }
@@ -52,7 +52,7 @@ extension IDSnapshotSource: KeyedPageSource where Item.ID: Codable {
                 switch event {
                 case let .value(ids):
                     let position = Position(ids: ids, index: 0, deduplication: .none, growth: 1, served: ServedSize(),
-                                            distinct: Set(ids).count, deleted: [])
+                                            tally: Tally(ids))
                     batch(Progress(position: position), observer, lifetime)
                 case let .failed(error): observer.send(error: error)
                 case .completed: observer.sendCompleted()

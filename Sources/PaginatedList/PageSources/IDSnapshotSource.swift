@@ -20,8 +20,9 @@ import Signals
 /// or refresh) takes a fresh snapshot.
 ///
 /// Every page says the feed's total (`Page.totalCount`, the view model's `totalCount`): the snapshot's
-/// distinct IDs less those found deleted so far, so the total comes down as deletions are found and, on
-/// the last page, is the number of items the chain delivered.
+/// distinct IDs less those found deleted so far (an ID the snapshot repeats is deleted only when none of
+/// its places delivered it), so the total comes down as deletions are found and, on the last page, is
+/// the number of distinct items the chain delivered.
 ///
 /// **Servers that cap the page size** answer a request for more IDs than they serve with fewer items,
 /// without an error: the items left out are held back, not deleted. An answer that leaves IDs out is
@@ -69,7 +70,7 @@ where Item.ID: Sendable {
                 switch event {
                 case let .value(ids):
                     let position = Position(ids: ids, index: 0, deduplication: .byIdentity, growth: 1, served: ServedSize(),
-                                            distinct: Set(ids).count, deleted: [])
+                                            tally: Tally(ids))
                     batch(Progress(position: position), observer, lifetime)
                 case let .failed(error): observer.send(error: error)
                 case .completed: observer.sendCompleted()
@@ -92,11 +93,47 @@ where Item.ID: Sendable {
         let growth: Int
         /// What the chain learned of how many items the server serves per request.
         let served: ServedSize
-        /// How many distinct IDs the snapshot holds; `nil` when not counted (a keyed page loaded from its
-        /// key alone, which knows nothing of the pages before it).
-        let distinct: Int?
-        /// The IDs found deleted by the pages before.
-        let deleted: Set<Item.ID>
+        /// The feed's total as the pages before left it; `nil` when not counted (a keyed page loaded from
+        /// its key alone, which knows nothing of the pages before it).
+        let tally: Tally?
+    }
+
+    /// The feed's total: the snapshot's distinct IDs less those found deleted and never delivered. An ID
+    /// the snapshot repeats is deleted only while none of its places delivered it: one place found empty
+    /// after another delivered it, or before another does, leaves it counted.
+    struct Tally: Sendable {
+        /// How many distinct IDs the snapshot holds.
+        let distinct: Int
+        /// The IDs the snapshot lists more than once.
+        let repeated: Set<Item.ID>
+        /// The repeated IDs delivered so far.
+        private(set) var deliveredRepeats: Set<Item.ID> = []
+        /// The IDs found deleted and not delivered.
+        private(set) var deleted: Set<Item.ID> = []
+
+        init(_ ids: [Item.ID]) {
+            var seen = Set<Item.ID>(minimumCapacity: ids.count)
+            var repeated = Set<Item.ID>()
+            for id in ids where !seen.insert(id).inserted { repeated.insert(id) }
+            distinct = seen.count
+            self.repeated = repeated
+        }
+
+        /// The total: never more than `distinct`, never less than the distinct IDs delivered.
+        var total: Int { distinct - deleted.count }
+
+        /// The item of `id` was delivered.
+        mutating func delivered(_ id: Item.ID) {
+            guard repeated.contains(id) else { return }
+            deliveredRepeats.insert(id)
+            deleted.remove(id)
+        }
+
+        /// A place of `id` came back without its item.
+        mutating func missing(_ id: Item.ID) {
+            guard !deliveredRepeats.contains(id) else { return }
+            deleted.insert(id)
+        }
     }
 
     /// What one page's requests came to.
@@ -114,9 +151,8 @@ where Item.ID: Sendable {
         var index: Int
         var found: [Item] = []
         var missing = 0
-        /// The IDs found deleted by this page and the pages before (each once, however often the snapshot
-        /// repeats it).
-        var deleted: Set<Item.ID>
+        /// The feed's total after the IDs this page went through.
+        var tally: Tally?
         var requests = 0
         /// How many times the IDs the page still needs the next request asks for.
         var growth: Int
@@ -141,7 +177,7 @@ where Item.ID: Sendable {
             index = position.index
             growth = position.growth
             served = position.served
-            deleted = position.deleted
+            tally = position.tally
         }
 
         var isAtEnd: Bool { index >= position.ids.count }
@@ -178,9 +214,10 @@ where Item.ID: Sendable {
             while index < position.ids.count, found.count < batchSize, let answer = known[position.ids[index]] {
                 if let item = answer {
                     found.append(item)
+                    tally?.delivered(item.id)
                 } else {
                     missing += 1
-                    deleted.insert(position.ids[index])
+                    tally?.missing(position.ids[index])
                     missed = true
                 }
                 index += 1
@@ -236,9 +273,7 @@ where Item.ID: Sendable {
         diagnostics += .init(droppedDuplicates: admission.dropped)
         let next = progress.isAtEnd ? nil
             : Position(ids: progress.position.ids, index: progress.index, deduplication: admission.onward,
-                       growth: progress.growth, served: progress.served, distinct: progress.position.distinct,
-                       deleted: progress.deleted)
-        return Outcome(items: admission.kept, next: next, diagnostics: diagnostics,
-                       total: progress.position.distinct.map { $0 - progress.deleted.count })
+                       growth: progress.growth, served: progress.served, tally: progress.tally)
+        return Outcome(items: admission.kept, next: next, diagnostics: diagnostics, total: progress.tally?.total)
     }
 }

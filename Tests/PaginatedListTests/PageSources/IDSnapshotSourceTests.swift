@@ -100,10 +100,53 @@ struct IDSnapshotSourceTests {
         #expect(second.value?.totalCount == nil)
     }
 
+    /// A source over `ids` whose server no longer has `gone(request)` (the request's number, from 0).
+    static func source(_ ids: [Int], batchSize: Int, gone: @escaping @Sendable (Int) -> Set<Int>) -> IDSnapshotSource<Item, Never> {
+        let requests = MutableProperty(0)
+        return IDSnapshotSource(
+            batchSize: batchSize,
+            fetchIDs: { Producer(value: ids) },
+            fetchItems: { asked in
+                let request = requests.modify { count in
+                    defer { count += 1 }
+                    return count
+                }
+                return Producer(value: asked.filter { !gone(request).contains($0) }.map(Item.init(id:)))
+            })
+    }
+
+    /// The view model's total after each page, to the end.
+    static func totals(_ source: IDSnapshotSource<Item, Never>) -> (totals: [Int?], items: [Int]) {
+        let model = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        var totals: [Int?] = []
+        repeat {
+            model.loadNextPage()
+            totals.append(model.totalCount.value)
+        } while !model.exhausted.value
+        return (totals, model.items.value.map(\.id))
+    }
+
+    @Test func aRepeatedIDDeliveredOnceStaysCountedWhenItsOtherPlaceComesBackEmpty() {
+        // Item 1 is delivered by the first page, then deleted: the snapshot's second place of it comes back empty.
+        let (totals, items) = Self.totals(Self.source([1, 2, 3, 1], batchSize: 2) { request in request == 0 ? [] : [1] })
+        #expect(items == [1, 2, 3])
+        #expect(totals == [3, 3], "the total never falls below the items delivered")
+    }
+
+    @Test func aRepeatedIDFoundDeletedIsCountedAgainWhenItsOtherPlaceDeliversIt() {
+        // The first page finds item 1 gone (left out before an item served); the second page's request serves it.
+        let (totals, items) = Self.totals(Self.source([1, 2, 3, 1], batchSize: 2) { request in request == 0 ? [1] : [] })
+        #expect(items == [2, 3, 1])
+        #expect(totals == [2, 3], "the total comes back up to the items delivered")
+    }
+
     @Test func anEmptySnapshotIsOneEmptyLastPage() {
         let session = drive(Self.source(ChangingFeed(count: 0)))
         #expect(session.items.isEmpty)
         #expect(session.exhausted)
+    }
+
+    @Test func anEmptySnapshotsTotalIsZero() {
         let model = PaginatedListViewModel(dependency: Self.source(ChangingFeed(count: 0)), scheduler: ImmediateScheduler())
         model.loadNextPage()
         #expect(model.totalCount.value == 0)

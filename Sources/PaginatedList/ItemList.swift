@@ -55,6 +55,13 @@ public struct ItemList<Item> {
         _count = tree?.count ?? 0
     }
 
+    /// Whether `other` is this very snapshot: the same root node (every edit of a list that shares its
+    /// nodes copies the root) and count. Two empty lists are identical. O(1).
+    @inlinable
+    func _isIdentical(to other: ItemList) -> Bool {
+        _root === other._root && _count == other._count
+    }
+
     /// The tree, for the algorithms; `nil` when the list is empty.
     @inlinable
     var tree: ItemListTree<Item>? {

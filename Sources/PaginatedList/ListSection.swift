@@ -72,9 +72,10 @@ extension PaginatedListViewModel {
     /// scheduler, only for inserted and updated items (and every item after a `.reset` change); it must be
     /// a pure function of the item.
     ///
-    /// Call it where the view model's properties are read (on its scheduler, the main thread by default):
-    /// the property starts from the items held at the call. It keeps working while both the view model and
-    /// the returned property are held; dropping the property stops the grouping.
+    /// The property starts from the items held at the call. Call it on the view model's scheduler (the main
+    /// thread by default) to have them at once; from another thread, a transition delivered meanwhile is
+    /// grouped too, right after. It keeps working while both the view model and the returned property are
+    /// held; dropping the property stops the grouping.
     @inlinable
     public func sections<Key: Hashable & Sendable>(
         by key: @escaping @Sendable (Item) -> Key
@@ -94,6 +95,27 @@ extension PaginatedListViewModel {
 final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
     @usableFromInline typealias Section = ListSection<Key, Item>
 
+    /// The grouping and the list it groups: owned by the one thread running jobs (`submit(_:)`).
+    @usableFromInline
+    struct Grouped {
+        @usableFromInline var grouping = SectionGrouping<Key>()
+        /// The items the grouping (and the published sections) stand for; `nil` before the first job.
+        @usableFromInline var basis: ItemList<Item>?
+
+        @inlinable
+        init() {}
+    }
+
+    /// Work on the grouping, run one at a time, in the order submitted.
+    @usableFromInline
+    enum Job {
+        /// Group the items the view model holds when the job runs (read then: a job queued behind others
+        /// must not group an older list than theirs).
+        case group(@Sendable () -> ItemList<Item>?)
+        /// Apply a transition's changes: the list before it (`nil`: not seen) and after it.
+        case transition([ItemListChange], before: ItemList<Item>?, after: ItemList<Item>)
+    }
+
     /// What the follower keeps between transitions.
     @usableFromInline
     struct State {
@@ -101,8 +123,14 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
         @usableFromInline var pending: [ItemListChange] = []
         /// The `items` snapshot of that transition.
         @usableFromInline var snapshot: ItemList<Item>?
-        /// The grouping's bookkeeping; `nil` while a transition is being applied (taken out of the lock).
-        @usableFromInline var grouping: SectionGrouping<Key>? = SectionGrouping()
+        /// The `items` snapshot of the transition before it, if one was delivered since the follower began.
+        @usableFromInline var previous: ItemList<Item>?
+        /// The jobs not run yet.
+        @usableFromInline var jobs: [Job] = []
+        /// Whether a thread is running jobs (it holds the grouping, taken out of `grouped`).
+        @usableFromInline var working = false
+        /// The grouping, while no thread is running jobs.
+        @usableFromInline var grouped = Grouped()
 
         @inlinable
         init() {}
@@ -125,11 +153,13 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
         self.key = key
         output = mutable
         let core = viewModel.core
-        // Observed first, so that a transition delivered while the items held are grouped is not lost: its
-        // changes then apply to a grouping that already has them, the counts disagree, and the follower
-        // groups the list again (`finishTransition()`).
+        // Observed before the items held are grouped, so that no transition is lost (see `Docs/Internals.md`,
+        // "Sections", races).
         if let observation = core.items.signal.observeValues({ [self] items in
-            lock.locked { state.snapshot = items }
+            lock.locked {
+                state.previous = state.snapshot
+                state.snapshot = items
+            }
         }) { observations.add(observation) }
         if let observation = core.changes.output.observeValues({ [self] change in
             lock.locked { state.pending.append(change) }
@@ -137,11 +167,7 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
         if let observation = core.mirrorChanged.output.observeValues({ [self] _ in finishTransition() }) {
             observations.add(observation)
         }
-        let items = core.items.value
-        let runs = Self.runs(of: items, in: 0 ..< items.count, key: key)
-        var grouping = lock.locked { state.grouping.take()! }
-        mutable.modify { sections in grouping.rebuild(&sections, runs: runs, from: items) }
-        lock.locked { state.grouping = grouping }
+        submit(.group({ [weak core] in core?.items.value }))
     }
 
     /// The consecutive runs of equal keys of the items of `list` in `range`. O(k) for k items, a leaf at a time.
@@ -159,23 +185,91 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
         return runs
     }
 
-    /// The transition's last delivery: applies its changes to the sections and publishes them once.
+    /// The transition's last delivery: queues its changes on the grouping.
     @inlinable
     func finishTransition() {
+        guard output != nil else {
+            observations.dispose()
+            return
+        }
+        let job = lock.locked { () -> Job? in
+            defer { state.pending = [] }
+            guard let snapshot = state.snapshot, !state.pending.isEmpty else { return nil }
+            return .transition(state.pending, before: state.previous, after: snapshot)
+        }
+        if let job { submit(job) }
+    }
+
+    /// Queues `job`; if no thread is running jobs, runs it and every job queued meanwhile, in order, on
+    /// this thread (a transition delivered on another thread while the first grouping is made, or by an
+    /// observer of the sections while they are published, waits its turn instead of racing).
+    @inlinable
+    func submit(_ job: Job) {
+        guard var work = lock.locked({ () -> Grouped? in
+            state.jobs.append(job)
+            guard !state.working else { return nil }
+            state.working = true
+            defer { state.grouped = Grouped() }
+            return state.grouped
+        }) else { return }
+        while true {
+            let next = lock.locked { () -> Job? in
+                guard !state.jobs.isEmpty else {
+                    state.grouped = work
+                    state.working = false
+                    return nil
+                }
+                return state.jobs.removeFirst()
+            }
+            guard let next else { return }
+            run(next, on: &work)
+        }
+    }
+
+    /// Runs one job on the grouping. The keys are read here, outside every lock (`key` is the user's).
+    @inlinable
+    func run(_ job: Job, on work: inout Grouped) {
         guard let output else {
             observations.dispose()
             return
         }
-        let (changes, snapshot) = lock.locked { () -> ([ItemListChange], ItemList<Item>?) in
-            defer { state.pending = [] }
-            return (state.pending, state.snapshot)
+        let items: ItemList<Item>
+        switch job {
+        case let .group(read):
+            // The list read is the one the next transition delivered starts from, unless one was delivered
+            // already (its job, queued, finds the grouping at or past its list).
+            guard let held = lock.locked({ () -> ItemList<Item>? in
+                let held = read()
+                if let held, state.snapshot == nil { state.snapshot = held }
+                return held
+            }) else { return }
+            items = held
+        case let .transition(changes, before, after):
+            // The first grouping may have read this transition's list already (a property's value is set
+            // before its transition is delivered): nothing to apply.
+            if let basis = work.basis, basis._isIdentical(to: after) { return }
+            if let before, let basis = work.basis, basis._isIdentical(to: before) {
+                let steps = Self.steps(of: changes, in: after, key: key)
+                if output.modify({ sections in work.grouping.apply(steps, to: &sections, from: after) }) {
+                    work.basis = after
+                    return
+                }
+            }
+            // A transition the grouping does not stand before: group its list instead.
+            items = after
         }
-        guard let snapshot, !changes.isEmpty else { return }
-        // The keys, read outside every lock (`key` is the user's).
-        let steps = changes.map { change -> SectionGrouping<Key>.Step in
+        let runs = Self.runs(of: items, in: 0 ..< items.count, key: key)
+        output.modify { sections in work.grouping.rebuild(&sections, runs: runs, from: items) }
+        work.basis = items
+    }
+
+    /// A transition's changes as grouping steps, their keys read from `snapshot`, the list after them.
+    @inlinable
+    static func steps(of changes: [ItemListChange], in snapshot: ItemList<Item>, key: (Item) -> Key) -> [SectionGrouping<Key>.Step] {
+        changes.map { change -> SectionGrouping<Key>.Step in
             switch change {
             case let .appended(range), let .inserted(range):
-                .insert(at: range.lowerBound, Self.runs(of: snapshot, in: range, key: key))
+                .insert(at: range.lowerBound, runs(of: snapshot, in: range, key: key))
             case let .removed(offsets):
                 .remove(offsets)
             case let .updated(offsets):
@@ -183,17 +277,9 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
             case let .moved(from, to):
                 .move(from: from, to: to)
             case .reset:
-                .rebuild(Self.runs(of: snapshot, in: 0 ..< snapshot.count, key: key))
+                .rebuild(runs(of: snapshot, in: 0 ..< snapshot.count, key: key))
             }
         }
-        var grouping = lock.locked { state.grouping.take()! }
-        let agrees = output.modify { sections in grouping.apply(steps, to: &sections, from: snapshot) }
-        if !agrees {
-            // A transition raced the first grouping (see `init`): group the snapshot again.
-            let runs = Self.runs(of: snapshot, in: 0 ..< snapshot.count, key: key)
-            output.modify { sections in grouping.rebuild(&sections, runs: runs, from: snapshot) }
-        }
-        lock.locked { state.grouping = grouping }
     }
 }
 

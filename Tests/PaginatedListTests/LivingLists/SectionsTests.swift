@@ -1,3 +1,4 @@
+import Foundation
 import PaginatedList
 import PaginatedListTesting
 import Signals
@@ -150,6 +151,23 @@ struct SectionsTests {
         let before = calls.count
         viewModel.loadNextPage()
         #expect(calls.count == before)
+    }
+
+    @Test func aPageLandedOnAnotherThreadWhileTheSectionsAreFirstGroupedIsGroupedToo() {
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) { postChain([[10, 11], [20, 21]]) }
+        viewModel.loadNextPage()
+        let landed = Locked(false)
+        // The first key read lands the next page on another thread, and waits for it: its transition is
+        // delivered there while this thread groups the first page.
+        let sections = viewModel.sections(by: { post in
+            if !landed.withLock({ $0 }) {
+                landed.withLock { $0 = true }
+                DispatchQueue.global().sync { viewModel.loadNextPage() }
+            }
+            return tens(post)
+        })
+        #expect(ids(viewModel) == [10, 11, 20, 21])
+        #expect(shape(sections.value) == ["1#0:[10, 11]", "2#0:[20, 21]"])
     }
 
     @Test func theKeyIsCalledOnlyForTheItemsAChangeBrings() {

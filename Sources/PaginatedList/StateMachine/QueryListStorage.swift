@@ -26,6 +26,9 @@ final class QueryListStorage<Query: Hashable & Sendable, Item, Failure: Error>: 
         case loadStates(UInt64, LoadStates<Failure>)
         /// A value of the current view model's `changes`, through observation `UInt64`.
         case change(UInt64, ItemListChange)
+        /// The current view model ran every command it had when its load went idle, through observation
+        /// `UInt64` (see `received(_:)`, load states).
+        case settled(UInt64)
     }
 
     /// A kept query.
@@ -42,7 +45,8 @@ final class QueryListStorage<Query: Hashable & Sendable, Item, Failure: Error>: 
         /// The first `items` value from the observation (the snapshot it starts from) is shown with a
         /// `.reset`, or, when `keepUntilLanded`, held back while empty.
         case starting(keepUntilLanded: Bool)
-        /// The previous query's items stay until the new first page lands; `sawLoading`: its load started.
+        /// The previous query's items stay until the new first page lands with items, fails, or ends the
+        /// list empty; `sawLoading`: its load started.
         case waiting(sawLoading: Bool)
         /// Forwarding; the changes of the transition shown with a `.reset` are dropped
         /// (`dropsChanges`) until the next `items` value.
@@ -149,6 +153,10 @@ final class QueryListStorage<Query: Hashable & Sendable, Item, Failure: Error>: 
         case let .change(from, change):
             guard from == tag, case .showing(dropsChanges: false) = phase else { return }
             changes.input.send(value: change)
+        case let .settled(from):
+            guard from == tag, case .waiting(sawLoading: true) = phase, !current.value.loadStates.value.isLoading else { return }
+            // Nothing loads after the idle load: the new query's list, blank, replaces the previous one.
+            show(latest)
         }
     }
 
@@ -251,8 +259,16 @@ final class QueryListStorage<Query: Hashable & Sendable, Item, Failure: Error>: 
         if states.isLoading {
             if !sawLoading { phase = .waiting(sawLoading: true) }
         } else if sawLoading {
-            // The first page failed or landed empty: the new query's list, blank, replaces the previous one.
-            show(latest)
+            if states.append.error != nil || states.refresh.error != nil || states.append.isComplete {
+                // The first page failed, or the query has no results: its list, blank, replaces the previous one.
+                show(latest)
+            } else {
+                // An idle load may be followed by another before the view model's commands run out: an empty
+                // page with more after it (the next loads at once), a load cut off by a switch away that a
+                // switch back started again. Decided once its queued commands have run.
+                let tag = tag
+                current.value.core.submit(.mark { [weak self] _ in self?.submit(.settled(tag)) })
+            }
         }
     }
 

@@ -89,6 +89,47 @@ struct QueryPaginatedListTests {
         #expect(list.loadStates.value.append == .complete)
     }
 
+    @Test func anEmptyFirstPageWithMoreAfterItKeepsThePreviousItemsUntilAPageBringsSome() {
+        let source = QuerySource()
+        let list = makeHitList(source)
+        source.lastRun.deliver()
+        let changes = Recorder(list.changes)
+        list.setQuery("b")
+        source.lastRun.deliver(0, more: true)
+        #expect(source.lastRun.page == 1, "the view model loads the next page at once")
+        #expect(list.shownQueries == ["a"])
+        #expect(changes.values.isEmpty)
+        source.lastRun.deliver(2)
+        #expect(list.shownQueries == ["b"])
+        #expect(changes.values == [.reset])
+    }
+
+    @Test func switchingAwayAndBackBeforeTheFirstPageLandsKeepsThePreviousItemsUntilItLands() throws {
+        let source = QuerySource()
+        let scheduler = TestScheduler()
+        let list = HitList(query: "x", scheduler: scheduler, firstPage: source.firstPage)
+        list.loadNextPage()
+        scheduler.run()
+        source.lastRun.deliver()
+        scheduler.run()
+        list.setQuery("a")
+        scheduler.run()
+        let changes = Recorder(list.changes)
+        // Both switches run in one turn: "a"'s view model is paused (its load cut off) after the switch back.
+        list.setQuery("b")
+        list.setQuery("a")
+        scheduler.run()
+        #expect(list.shownQueries == ["x"], "the cut-off load is not the end of the wait")
+        #expect(changes.values.isEmpty)
+        #expect(list.loadStates.value.append == .loading)
+        let load = try #require(source.activeRuns.last)
+        #expect(load.query == "a")
+        load.deliver(2)
+        scheduler.run()
+        #expect(list.shownQueries == ["a"])
+        #expect(changes.values == [.reset])
+    }
+
     @Test func loadStatesFollowTheNewQueryFromTheSwitch() {
         let source = QuerySource()
         let list = makeHitList(source)

@@ -799,6 +799,15 @@ struct PagingStateMachine<Item, Failure: Error> {
         return false
     }
 
+    /// Whether `load` is a page of a refresh that loads the top of the list: any refresh but `fillGap()`,
+    /// which loads what lies below a gap.
+    @usableFromInline
+    func isRefreshingTop(_ load: LoadID) -> Bool {
+        guard case let .loading(progress, _, refreshing) = refresh, refreshing == load else { return false }
+        if case .fillGap = progress.mode { return false }
+        return true
+    }
+
     /// What load `load` is for (`PageKeeper.starting(_:)`).
     @inlinable
     func purpose(of load: LoadID) -> PageLoadPurpose {

@@ -93,6 +93,26 @@ struct RefreshTriggerTests {
         #expect(source.runs.count == 2)
     }
 
+    @Test func fillingAGapBelowTheTopDoesNotMakeTheListYounger() {
+        let clock = TestScheduler()
+        let feed = ScriptedFeed(ids: Array(1 ... 6), size: 2)
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) { feed.page(at: 0) }
+        let (trigger, input) = Signal<Void, Never>.pipe()
+        viewModel.refresh(whenever: trigger, ifOlderThan: .seconds(60), policy: .replace, on: clock)
+        for _ in 0 ..< 3 { viewModel.loadNextPage() }
+        // A refresh at 0 s loads the top and leaves a gap above the items held.
+        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        #expect(viewModel.gap.value != nil)
+        clock.advance(by: .seconds(50))
+        viewModel.fillGap()
+        #expect(viewModel.gap.value == nil)
+        feed.edit { $0.insert(FeedPost(id: 200), at: 0) }
+        clock.advance(by: .seconds(10))
+        input.send(value: ())
+        #expect(viewModel.items.value.first?.id == 200, "the top is 60 s old: the trigger refreshed it")
+    }
+
     @Test func aListThatHeldItemsWhenTheTriggerWasAttachedCountsAsLoadedThen() {
         let source = QuerySource()
         let clock = TestScheduler()

@@ -57,6 +57,11 @@ public final class ObservableQueryPaginatedList<Query: Hashable & Sendable, Item
         observation.add(list.query.signal.observeValues { [weak self] _ in
             onMainActor(self) { $0.showLatest() }
         })
+        // Read again now that the list is observed: a value it sent between the first read and the
+        // observations would otherwise show only with its next one.
+        query = list.query.value
+        items = list.items.value
+        loadStates = list.loadStates.value
     }
 
     deinit {

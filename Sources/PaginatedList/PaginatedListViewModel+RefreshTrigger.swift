@@ -14,8 +14,9 @@ extension PaginatedListViewModel {
     /// Policies other than `.replace` find items by their ids: for items that are not `Identifiable`,
     /// every policy acts as `.replace`.
     ///
-    /// Stops when the returned disposable is disposed, when `trigger` terminates, or (in effect) when the
-    /// view model is released: it holds the view model weakly; `trigger` holds the observation until then.
+    /// Stops when the returned disposable is disposed, when `trigger` terminates, or when the view model is
+    /// released: it holds the view model weakly, and the first value `trigger` sends after the release
+    /// ends the observation (until then `trigger` keeps it, a few small objects).
     @discardableResult
     public func refresh(
         whenever trigger: Signal<Void, Never>, ifOlderThan staleAfter: Duration, policy: RefreshPolicy,
@@ -26,7 +27,8 @@ extension PaginatedListViewModel {
         observations.add(clock.watch(self))
         let mode = Self.triggeredMode(of: policy)
         observations.add(trigger.observeValues { [weak core] _ in
-            core?.submit(.refreshIfStale(mode, isStale: { clock.isOlder(than: staleAfter) }))
+            guard let core else { return observations.dispose() }
+            core.submit(.refreshIfStale(mode, isStale: { clock.isOlder(than: staleAfter) }))
         })
         return observations
     }

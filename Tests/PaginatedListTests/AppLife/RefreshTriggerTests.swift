@@ -156,6 +156,19 @@ struct RefreshTriggerTests {
         withExtendedLifetime(viewModel) {}
     }
 
+    @Test func theFirstTriggerAfterTheViewModelIsReleasedEndsTheObservation() {
+        let clock = TestScheduler()
+        let (trigger, input) = Signal<Void, Never>.pipe()
+        var viewModel: PaginatedListViewModel<Hit, TestError>? = PaginatedListViewModel(scheduler: ImmediateScheduler()) {
+            QuerySource().firstPage("a")
+        }
+        let observation = viewModel!.refresh(whenever: trigger, ifOlderThan: .seconds(60), policy: .replace, on: clock)
+        viewModel = nil
+        #expect(!observation.isDisposed, "the trigger has sent nothing since")
+        input.send(value: ())
+        #expect(observation.isDisposed)
+    }
+
     @Test func theTriggerDoesNotKeepTheViewModelAlive() {
         let source = QuerySource()
         let leaks = LeakChecker()

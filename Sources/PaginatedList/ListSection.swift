@@ -15,10 +15,10 @@ public struct ListSection<Key: Hashable & Sendable, Item>: Identifiable {
     /// `occurrence` counts the runs of `key` from the top: 0 for the first run of a key in a list grown
     /// downwards, 1 for the next run of the same key, and so on. It is given when the run appears and kept
     /// while the run lives, so it is unique among the sections held but is not renumbered: a run that
-    /// appears above every run of its key (a prepended page) gets one less than the topmost, which may be
-    /// negative; one that appears between two runs of its key (an inserted item splitting a run) gets one
-    /// more than the largest given so far. A list that empties, or is replaced whole (`.reset`), numbers
-    /// afresh from 0.
+    /// appears at the top of the list (a prepended page) gets one less than the lowest given to its key,
+    /// which may be negative; any other new run (an inserted item splitting a run, a run inserted between
+    /// rows) gets one more than the largest given so far. A list that empties, or is replaced whole
+    /// (`.reset`), numbers afresh from 0.
     public struct ID: Hashable, Sendable {
         /// The key every item of the section has.
         public let key: Key

@@ -223,11 +223,13 @@ struct QueryPaginatedListTests {
         let leaks = LeakChecker()
         do {
             let list = makeHitList(source)
+            leaks.watch(list.current.value, name: "the view model of a")
             source.lastRun.deliver()
             list.setQuery("b")
             leaks.watch(list, name: "the list")
             leaks.watch(list.current.value, name: "the view model of b")
             list.setQuery("c")
+            leaks.watch(list.current.value, name: "the view model of c")
         }
         #expect(leaks.alive.isEmpty)
     }

@@ -408,6 +408,8 @@ struct SectionGrouping<Key: Hashable & Sendable> {
             }
         }
         guard count == snapshot.count else { return false }
+        // `markDirty` may have listed a section more than once (when its marks were not in a row).
+        if dirty.count > 1 { dirty = Array(Set(dirty)) }
         for index in dirty {
             let start = index == 0 ? 0 : ends[index - 1]
             sections[index] = ListSection(id: sections[index].id, items: snapshot.extracting(start ..< ends[index]))
@@ -428,9 +430,11 @@ struct SectionGrouping<Key: Hashable & Sendable> {
         return low
     }
 
+    /// Lists section `index` among those whose `items` are cut again. O(1): an update of k rows in k
+    /// sections would cost O(k²) if each mark searched the list; the few repeats are dropped at the end.
     @inlinable
     mutating func markDirty(_ index: Int) {
-        if !dirty.contains(index) { dirty.append(index) }
+        if dirty.last != index { dirty.append(index) }
     }
 
     /// A new occurrence of `key`: below every one given (a run that appears at the top), else above.

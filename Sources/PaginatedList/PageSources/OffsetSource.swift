@@ -84,6 +84,9 @@ where Item.ID: Sendable {
     /// `Reading.settle`).
     static var settlingOverlap: Int { 3 }
 
+    /// The largest `limit` and `maxSearchDistance` a source takes (2^30): a larger one is taken as this.
+    static var maxLimit: Int { 1 << 30 }
+
     /// The number of items a page should hold.
     public let limit: Int
     /// The feed position (from 0) the list opens at: the first page is the window there, and the pages
@@ -99,17 +102,20 @@ where Item.ID: Sendable {
     /// A source of pages of `limit` items fetched with `fetch`, correcting for a feed that changes.
     ///
     /// - Parameters:
-    ///   - limit: items per page. After the first page each request asks for `limit + overlap` items,
-    ///     starting `overlap` positions early (more after the feed moved, and while searching; never more
-    ///     than a cap the server was seen to serve); a page keeps at most `limit`.
+    ///   - limit: items per page (at most 2^30: a larger one is taken as 2^30).
+    ///     After the first page each request asks for `limit + overlap` items, starting `overlap` positions
+    ///     early (more after the feed moved, and while searching; never more than a cap the server was seen
+    ///     to serve); a page keeps at most `limit`.
     ///   - maxSearchDistance: how far the window widens, at most, when searching (doubling from 1
-    ///     position each way), and how much it grows, at most, after the feed moved under it.
+    ///     position each way), and how much it grows, at most, after the feed moved under it (at most 2^30,
+    ///     as `limit`).
     ///   - start: the feed position the list opens at (0, the top, by default; a negative one is 0). The
     ///     first page is the `limit` items there; the pages above it come through `Page.previous`, read
     ///     upwards with the same corrections. A start past the end of the feed opens an empty list, with
     ///     nothing before it.
-    ///   - maxRequestsPerPage: the most requests one page may make; a page that runs out with items in
-    ///     hand delivers them, and the next goes on from where it stopped.
+    ///   - maxRequestsPerPage: the most requests one page may make, besides one that settles whether a
+    ///     short last answer was capped (deciding without it could end the list early); a page that runs
+    ///     out with items in hand delivers them, and the next goes on from where it stopped.
     ///   - fetch: fetches at most `limit` items from a position of the feed.
     public init(
         limit: Int, start: Int = 0, maxSearchDistance: Int = 64, maxRequestsPerPage: Int = 8, fetch: @escaping Fetch
@@ -130,9 +136,10 @@ where Item.ID: Sendable {
         let fetch = fetchResponse
         precondition(limit > 0, "OffsetSource: limit must be positive")
         precondition(maxRequestsPerPage > 0, "OffsetSource: maxRequestsPerPage must be positive")
-        self.limit = limit
+        // Bounded, so that no window arithmetic can overflow (a few of them add up in one request).
+        self.limit = min(limit, Self.maxLimit)
         self.start = max(0, start)
-        self.maxSearchDistance = max(0, maxSearchDistance)
+        self.maxSearchDistance = min(max(0, maxSearchDistance), Self.maxLimit)
         self.maxRequestsPerPage = maxRequestsPerPage
         self.fetch = fetch
     }

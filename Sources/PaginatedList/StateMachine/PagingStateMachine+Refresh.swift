@@ -125,18 +125,21 @@ extension PagingStateMachine {
         return actions
     }
 
-    /// The automatic retry of the refresh's failed step is due.
+    /// The automatic retry of the refresh's failed step is due. Like the refresh it retries, it cuts off the
+    /// appends and prepends started while it waited (a failed refresh does not hold the ends back).
     @usableFromInline
     mutating func refreshRetryDue(of failedLoad: LoadID) -> [Action] {
+        defer { _checkInvariants() }
         guard case let .failed(_, progress, step, retryOf) = refresh, retryOf == failedLoad else { return [] }
+        let actions = cutOffEdges()
         switch step {
         case let .page(pending):
-            return startRefreshPage(progress, pending)
+            return actions + startRefreshPage(progress, pending)
         case let .check(check, pending):
             let load = nextLoadID()
             failureOrder.removeAll { $0 == .refresh }
             refresh = .checking(progress, check, pending, load)
-            return [transition(), .startCheck(load, check)]
+            return actions + [transition(), .startCheck(load, check)]
         }
     }
 

@@ -89,6 +89,27 @@ struct RefreshTests {
         #expect(ids(viewModel) == [0, 1, 2, 3, 4, 5, 6])
         #expect(replayer.mirror == Array(viewModel.items.value))
     }
+
+    @Test func anAutomaticRetryOfAFailedRefreshCutsOffAnAppendStartedWhileItWaited() {
+        let source = QuerySource()
+        let timer = TestScheduler()
+        let policy = RetryPolicy(maxRetries: 3, initialDelay: .seconds(1), multiplier: 2, maxDelay: .seconds(60), jitter: 0)
+        let viewModel = PaginatedListViewModel<Hit, TestError>(scheduler: ImmediateScheduler(),
+                                                              retry: AutomaticRetry(policy, on: timer)) { source.firstPage("a") }
+        viewModel.loadNextPage()
+        source.lastRun.deliver()
+        viewModel.refresh()
+        source.lastRun.fail()
+        viewModel.loadNextPage()
+        let append = source.lastRun
+        #expect(append.page == 1 && append.isActive, "a failed refresh lets the next page load while its retry waits")
+        timer.advance(by: .seconds(1))
+        #expect(!append.isActive, "the retried refresh cut the append off")
+        #expect(viewModel.loadStates.value.refresh == .loading)
+        #expect(!viewModel.loadStates.value.append.isLoading)
+        source.lastRun.deliver(2)
+        #expect(viewModel.items.value.map(\.id) == ["a#0", "a#1"])
+    }
 }
 
 @Suite("16-17. Merge on top, gaps, reload all")

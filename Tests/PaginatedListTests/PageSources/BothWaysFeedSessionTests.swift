@@ -218,7 +218,7 @@ struct BothWaysFeedSessionTests {
     func anOffsetSourceOpenedInTheMiddleUnderACapReportsEveryStableItemItMayHaveLost(profile: Profile) {
         let failures = Self.failures(.offset, profile, sessions: Self.cappedSessions) { session in
             if let reason = Self.sound(session) { return reason }
-            if session.requests > 8 * session.pages.count { return "more than 8 requests a page" }
+            if session.requests > 8 * session.pages.count { return "more than 8 requests a page on average" }
             return session.uncoveredLosses.isEmpty ? nil : "losses no page reports: \(session.uncoveredLosses)"
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")

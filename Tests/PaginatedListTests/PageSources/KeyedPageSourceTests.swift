@@ -109,6 +109,16 @@ struct KeyedPageSourceTests {
         #expect(Self.page(source, at: "same")?.next == nil)
     }
 
+    @Test func cursorSourceRepeatedCursorOnAPageWithItemsEndsTheFeed() {
+        let source = CursorSource<Int, String, Never> { cursor in
+            Producer(value: CursorResponse(items: [1, 2], previousCursor: cursor, nextCursor: cursor ?? "same"))
+        }
+        let page = Self.page(source, at: "same")
+        #expect(page?.items == [1, 2])
+        #expect(page?.next == nil)
+        #expect(page?.previous == nil)
+    }
+
     // MARK: - IDSnapshotSource
 
     @Test func idSnapshotSourceKeyCarriesTheSnapshotAndGoesOnFromItsIndex() throws {

@@ -32,6 +32,27 @@ struct OffsetSourceTests {
         #expect(requests.value == [[0, 10], [7, 13], [17, 13]])
     }
 
+    @Test func theLargestLimitAndSearchDistancePageAFeedWithoutOverflow() {
+        let feed = ChangingFeed(count: 25, script: .steps([[.delete(count: 2, at: 3)]]))
+        let session = drive(Self.source(feed, limit: .max, maxSearchDistance: .max))
+        #expect(session.items.map(\.id) == Array(0 ..< 25))
+        #expect(session.exhausted)
+        #expect(OffsetSource<Item, Never>(limit: .max) { _, _ in Producer(value: []) }.limit == 1 << 30)
+    }
+
+    @Test func aShortAnswerIsSettledByOneRequestBeyondThePagesBudget() {
+        let requests = MutableProperty<[[Int]]>([])
+        let feed = ChangingFeed(count: 15)
+        let source = OffsetSource<Item, Never>(limit: 20, maxRequestsPerPage: 1) { offset, limit in
+            requests.modify { $0.append([offset, limit]) }
+            return feed.request { $0.offset(offset, limit: limit) }
+        }
+        let session = drive(source)
+        #expect(session.items.map(\.id) == Array(0 ..< 15))
+        #expect(session.exhausted)
+        #expect(requests.value.count == 2, "the first answer, short, may be a cap: one request settles it")
+    }
+
     @Test func anEmptyFeedIsOneEmptyLastPage() {
         let session = drive(Self.source(ChangingFeed(count: 0)))
         #expect(session.items.isEmpty)

@@ -404,6 +404,24 @@ struct MutationTests {
         #expect(feed.post(3)?.likes == 2)
     }
 
+    @Test func aLaterEditsAnswerHoldsTheEarlierPendingEditItWasSentWith() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        #expect(home.list.items.value[3].likes == 2)
+        send.succeed(1, with: Post(id: 3, likes: 2))
+        #expect(home.list.items.value[3].likes == 2, "the first like went with the second one's item: not applied again")
+        #expect(feed.post(3)?.likes == 2)
+        send.fail(0)
+        #expect(home.list.items.value[3].likes == 2, "the server took the first like with the second's item")
+        #expect(try feed.pendingEdits().isEmpty)
+        #expect(home.replays)
+    }
+
     @Test func disposingTheRunBeforeTheSendAnswersRollsTheEditBackAndDisposesTheSend() throws {
         let folder = TemporaryFolder()
         let store = try openStore(folder.path())

@@ -43,10 +43,13 @@ struct EditChain: Sendable {
     /// The serial of the latest-started edit whose send answered with a value (0: none).
     var lastConfirmed: UInt64 = 0
 
-    /// The item as shown when the server's value is `server`: every edit applied to it, in order.
+    /// The item as shown when the server's value is `server`: every edit started after the last one whose
+    /// send answered applied to it, in order. An edit started before that one is left out while it waits
+    /// for its own answer: its change went with the later edit's item (each edit starts from the item as
+    /// shown), so the server's value already holds it.
     func rebase(_ server: Data) throws(StoreError) -> WrittenItem {
         var value = try decode(server)
-        for edit in edits { value = edit.change(value) }
+        for edit in edits where edit.serial > lastConfirmed { value = edit.change(value) }
         return WrittenItem(body: try encode(value).body, value: value)
     }
 }

@@ -114,6 +114,7 @@ extension StoredFeed {
         let pending = store.database.pending
         try store.database.write(by: nil) { connection, record throws(StoreError) in
             record.isMutation = true
+            pending.restoreOnRollback(name, record)
             pending.clear(name)
             defer { settledChain(connection) }
             guard let row = try PendingRow.read(connection, name) else { return }
@@ -155,6 +156,7 @@ extension StoredFeed {
                 try connection.run("UPDATE items SET body = ? WHERE id = ?", .blob(encoded.body), .integer(item))
                 record.wrote(encoded, value: value, type: name.type)
             }
+            pending.restoreOnRollback(name, record)
             let serial = pending.append({ value in
                 guard var item = value as? Item else { return value }
                 change(&item)
@@ -185,6 +187,7 @@ extension StoredFeed {
         let pending = store.database.pending
         try store.database.write(by: nil) { connection, record throws(StoreError) in
             record.isMutation = true
+            pending.restoreOnRollback(edit.name, record)
             let (newest, remaining) = pending.confirm(edit.serial, of: edit.name)
             defer { settledChain(connection) }
             if let row = try PendingRow.read(connection, edit.name) {
@@ -213,6 +216,7 @@ extension StoredFeed {
         let pending = store.database.pending
         try store.database.write(by: nil) { connection, record throws(StoreError) in
             record.isMutation = true
+            pending.restoreOnRollback(edit.name, record)
             let (found, remaining) = pending.drop(edit.serial, of: edit.name)
             defer { settledChain(connection) }
             guard found, let row = try PendingRow.read(connection, edit.name) else { return }

@@ -190,6 +190,29 @@ struct MutationTests {
         #expect(home.list.items.value[3] == Post(id: 3))
     }
 
+    @Test func anEditWhoseCommitFailsLeavesNothingPendingInMemory() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        try failCommitsOfNewPendingRows(store, true)
+        let failed = feed.mutate(id: 3, like, send: send.send).record()
+        guard case .store? = failed.terminal?.error else {
+            Issue.record("expected .store, got \(String(describing: failed.terminal))")
+            return
+        }
+        #expect(store.database.pending.chains.isEmpty, "an edit the file does not hold is not kept in memory either")
+        #expect(send.sent.isEmpty)
+        #expect(home.list.items.value[3] == Post(id: 3))
+        try failCommitsOfNewPendingRows(store, false)
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        send.succeed(0, with: Post(id: 3, likes: 1))
+        #expect(home.list.items.value[3].likes == 1)
+        #expect(store.database.pending.chains.isEmpty)
+        #expect(try feed.pendingEdits().isEmpty)
+    }
+
     @Test func pendingEditsListsTheEditUntilItsSendAnswers() throws {
         let folder = TemporaryFolder()
         let store = try openStore(folder.path())

@@ -111,6 +111,26 @@ func setReadOnly(_ store: PagingStore, _ readOnly: Bool) throws {
     }
 }
 
+/// Makes the commit of every write transaction that inserts a pending edit's row fail (a deferred foreign
+/// key, checked at `COMMIT`, as a full disk fails there), or (`false`) lifts it. In the writer's own
+/// temporary schema: the file is not changed.
+func failCommitsOfNewPendingRows(_ store: PagingStore, _ fail: Bool) throws {
+    try store.database.withWriter { connection throws(StoreError) in
+        if fail {
+            try connection.execute("""
+                PRAGMA foreign_keys = ON;
+                CREATE TEMP TABLE IF NOT EXISTS commit_target(id INTEGER PRIMARY KEY);
+                CREATE TEMP TABLE IF NOT EXISTS commit_blocker(
+                  ref INTEGER REFERENCES commit_target(id) DEFERRABLE INITIALLY DEFERRED);
+                CREATE TEMP TRIGGER IF NOT EXISTS block_commit AFTER INSERT ON main.pending_edits
+                  BEGIN INSERT INTO commit_blocker VALUES (1); END;
+                """)
+        } else {
+            try connection.execute("DROP TRIGGER IF EXISTS temp.block_commit; PRAGMA foreign_keys = OFF;")
+        }
+    }
+}
+
 /// Makes every write transaction of the store's writer fail after it inserted `members` rows of a feed (a
 /// page whose write fails partway: SQLite's `RAISE(ABORT)` from a trigger, counting in a table the
 /// transaction rolls back too); `nil` lifts it.

@@ -113,6 +113,7 @@ final class Database: Sendable {
             } catch {
                 connection.resetActiveStatements()
                 try? connection.run("ROLLBACK")
+                for action in record.rollbackActions.reversed() { action() }
                 throw error
             }
         }

@@ -93,6 +93,19 @@ final class PendingEdits: Sendable {
         state.withLock { $0.chains[name] }
     }
 
+    /// Has the item's chain changed, in a transaction of `record`, put back as it is now if the transaction
+    /// rolls back (its commit may fail after the chain changed: a full disk); the file may then hold pending
+    /// rows whatever was noted.
+    func restoreOnRollback(_ name: ItemName, _ record: ChangeRecord) {
+        let before = chain(of: name)
+        record.onRollback { [self] in
+            state.withLock { state in
+                state.chains[name] = before
+                state.mayHaveRows = true
+            }
+        }
+    }
+
     /// Takes the edit `serial` out of the item's chain after its send answered with a value: whether no
     /// later-started edit of the item had answered with one already (then this value is the server's
     /// newest), and the chain left (`nil`: none).

@@ -111,6 +111,14 @@ final class ChangeRecord {
     private var rewritten: [String: Set<String>] = [:]
     /// The commit's place in the commit order, once it committed (set by the bus).
     var sequence: UInt64?
+    /// What to undo outside the file if the transaction rolls back (state kept in memory), last first.
+    private(set) var rollbackActions: [() -> Void] = []
+
+    /// Runs `action` on the writer's queue if the transaction rolls back (its statements, or its commit,
+    /// failed): for state in memory changed with the file.
+    func onRollback(_ action: @escaping () -> Void) {
+        rollbackActions.append(action)
+    }
 
     var isEmpty: Bool { types.isEmpty && feeds.isEmpty }
 

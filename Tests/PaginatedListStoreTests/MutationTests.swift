@@ -213,6 +213,21 @@ struct MutationTests {
         #expect(try feed.pendingEdits().isEmpty)
     }
 
+    @Test func anItemDeletedWhileItsEditIsPendingEndsTheEdit() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        let send = HeldSend()
+        let feed = store.feed("home", of: Post.self)
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        try store.remove(Post.self, id: 3)
+        #expect(store.database.pending.chains.isEmpty, "its answer settles nothing any more")
+        #expect(try feed.pendingEdits().isEmpty)
+        send.succeed(0, with: Post(id: 3, likes: 1))
+        #expect(!home.list.items.value.contains { $0.id == 3 }, "the answer does not bring the item back")
+        #expect(home.replays)
+    }
+
     @Test func pendingEditsListsTheEditUntilItsSendAnswers() throws {
         let folder = TemporaryFolder()
         let store = try openStore(folder.path())

@@ -131,6 +131,20 @@ final class PendingEdits: Sendable {
         }
     }
 
+    /// An item deleted ends its edits, as its pending row goes with it (the file's trigger): their answers
+    /// settle nothing of the item any more, nor of one with its id stored later. Undone if the write rolls back.
+    private func endChains(ofItemsDeletedBy record: ChangeRecord) {
+        guard !hasNoChains else { return }
+        for (type, changes) in record.deletedItems {
+            for key in changes {
+                let name = ItemName(type: type, key: key)
+                guard chain(of: name) != nil else { continue }
+                restoreOnRollback(name, record)
+                clear(name)
+            }
+        }
+    }
+
     /// Forgets the item's chain (`rollback(id:)`): its sends' answers settle nothing of it any more.
     func clear(_ name: ItemName) {
         state.withLock { _ = $0.chains.removeValue(forKey: name) }
@@ -151,6 +165,7 @@ final class PendingEdits: Sendable {
     func settle(_ connection: SQLiteConnection, _ record: ChangeRecord) throws(StoreError) -> [ItemName: SettledItem] {
         guard !record.settled else { return [:] }
         record.settled = true
+        endChains(ofItemsDeletedBy: record)
         guard !record.isMutation, mayHaveRows else { return [:] }
         var shown: [ItemName: SettledItem] = [:]
         for (type, keys) in record.serverWrites {

@@ -122,6 +122,11 @@ final class ChangeRecord {
 
     var isEmpty: Bool { types.isEmpty && feeds.isEmpty }
 
+    /// The keys of the items deleted from the store, by type.
+    var deletedItems: [String: Set<String>] {
+        types.compactMapValues { $0.deleted.isEmpty ? nil : $0.deleted }
+    }
+
     /// The keys of every item written, with a new value or the one it had, by type.
     var serverWrites: [String: Set<String>] {
         var keys = rewritten

@@ -42,6 +42,25 @@ struct QueryPaginatedListTests {
         #expect(list.items.value.count == 3)
     }
 
+    @Test func aTransitionOfThePreviousQuerysViewModelQueuedBeforeTheSwitchRanNeverReachesTheList() {
+        let source = QuerySource()
+        let scheduler = TestScheduler()
+        let list = HitList(query: "a", scheduler: scheduler, firstPage: source.firstPage)
+        list.loadNextPage()
+        scheduler.run()
+        source.lastRun.deliver()
+        scheduler.run()
+        let previous = list.current.value
+        let changes = Recorder(list.changes)
+        // Queued in this order: the edit runs first, and its transition reaches the list's queue behind the switch.
+        previous.remove(id: "a#0")
+        list.setQuery("b")
+        scheduler.run()
+        #expect(previous.items.value.map(\.id) == ["a#1", "a#2"], "the previous query's view model changed")
+        #expect(list.items.value.map(\.id) == ["a#0", "a#1", "a#2"], "what the list showed stays until b's page lands")
+        #expect(changes.values.isEmpty)
+    }
+
     @Test func withKeepPreviousThePreviousItemsStayUntilTheNewFirstPageLandsThenOneResetReplacesThem() {
         let source = QuerySource()
         let list = makeHitList(source)

@@ -45,11 +45,7 @@ struct QueryPaginatedListTests {
     @Test func aTransitionOfThePreviousQuerysViewModelQueuedBeforeTheSwitchRanNeverReachesTheList() {
         let source = QuerySource()
         let scheduler = TestScheduler()
-        let list = HitList(query: "a", scheduler: scheduler, firstPage: source.firstPage)
-        list.loadNextPage()
-        scheduler.run()
-        source.lastRun.deliver()
-        scheduler.run()
+        let list = makeScheduledHitList(source, on: scheduler, showing: "a")
         let previous = list.current.value
         let changes = Recorder(list.changes)
         // Queued in this order: the edit runs first, and its transition reaches the list's queue behind the switch.
@@ -126,11 +122,7 @@ struct QueryPaginatedListTests {
     @Test func switchingAwayAndBackBeforeTheFirstPageLandsKeepsThePreviousItemsUntilItLands() throws {
         let source = QuerySource()
         let scheduler = TestScheduler()
-        let list = HitList(query: "x", scheduler: scheduler, firstPage: source.firstPage)
-        list.loadNextPage()
-        scheduler.run()
-        source.lastRun.deliver()
-        scheduler.run()
+        let list = makeScheduledHitList(source, on: scheduler, showing: "x")
         list.setQuery("a")
         scheduler.run()
         let changes = Recorder(list.changes)

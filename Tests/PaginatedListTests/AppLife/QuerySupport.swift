@@ -84,6 +84,17 @@ func makeHitList(
     return list
 }
 
+/// A list over `source` on `scheduler` (whose actions run when the test runs them), showing the first page
+/// of `query`, three hits.
+func makeScheduledHitList(_ source: QuerySource, on scheduler: TestScheduler, showing query: String) -> HitList {
+    let list = HitList(query: query, scheduler: scheduler, firstPage: source.firstPage)
+    list.loadNextPage()
+    scheduler.run()
+    source.lastRun.deliver()
+    scheduler.run()
+    return list
+}
+
 extension QueryPaginatedList where Item == Hit {
     /// The queries of the items shown.
     var shownQueries: Set<String> { Set(items.value.map(\.query)) }

@@ -14,6 +14,15 @@ import Glibc
 import Darwin
 #endif
 
+let usage = "usage: Benchmarks [--quick] [--filter NAME]   (NAME: part of a suite or row name)"
+
+/// Says what was wrong with the command line, and how to write it, on standard error; exits with status 2.
+func usageError(_ message: String) -> Never {
+    let text = "Benchmarks: \(message)\n\(usage)\n"
+    _ = text.withCString { write(2, $0, strlen($0)) }
+    exit(2)
+}
+
 var quick = false
 var filter: String?
 var arguments = CommandLine.arguments.dropFirst()
@@ -21,16 +30,16 @@ while let argument = arguments.popFirst() {
     switch argument {
     case "--quick": quick = true
     case "--filter":
-        guard let name = arguments.popFirst() else { fatalError("--filter needs a NAME") }
+        guard let name = arguments.popFirst() else { usageError("--filter needs a NAME") }
         filter = name.lowercased()
     case LivingListBenchmarks.heapRunArgument:   // the living-list window's memory run, in a child process
-        guard let pages = arguments.popFirst().flatMap({ Int($0) }) else { fatalError("\(argument) needs a page count") }
+        guard let pages = arguments.popFirst().flatMap({ Int($0) }) else { usageError("\(argument) needs a page count") }
         LivingListBenchmarks.printHeapSamples(pages: pages)
         exit(0)
     case "--help", "-h":
-        print("usage: Benchmarks [--quick] [--filter NAME]   (NAME: part of a suite or row name)")
+        print(usage)
         exit(0)
-    default: fatalError("unknown argument \(argument); try --help")
+    default: usageError("unknown argument \(argument)")
     }
 }
 

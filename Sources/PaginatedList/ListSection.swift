@@ -206,14 +206,18 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
     @inlinable
     func submit(_ job: Job) {
         guard var work = lock.locked({ () -> Grouped? in
-            state.jobs.append(job)
-            guard !state.working else { return nil }
+            guard !state.working else {
+                state.jobs.append(job)
+                return nil
+            }
             state.working = true
             defer { state.grouped = Grouped() }
             return state.grouped
         }) else { return }
-        while true {
-            let next = lock.locked { () -> Job? in
+        var next: Job? = job
+        while let job = next {
+            run(job, on: &work)
+            next = lock.locked { () -> Job? in
                 guard !state.jobs.isEmpty else {
                     state.grouped = work
                     state.working = false
@@ -221,8 +225,6 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
                 }
                 return state.jobs.removeFirst()
             }
-            guard let next else { return }
-            run(next, on: &work)
         }
     }
 

@@ -55,6 +55,9 @@ struct HandleTable {
     /// `handle(for:)` of each of `keys` (-1: none), and whether any is held. In one tight loop, the
     /// cache misses of a large table overlap instead of queueing one after another.
     func handles(for keys: [Int]) -> (handles: [Int], anyHeld: Bool) {
+        // No keys, no array made: the standard library's initializer writes the count of its shared empty
+        // array (0 over 0), which the thread sanitizer reports against any thread reading an empty array.
+        guard !keys.isEmpty else { return ([], false) }
         var anyHeld = false
         let handles = [Int](unsafeUninitializedCapacity: keys.count) { result, initialized in
             slots.withUnsafeBufferPointer { slots in

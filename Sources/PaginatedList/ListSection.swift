@@ -127,10 +127,8 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
         @usableFromInline var previous: ItemList<Item>?
         /// The jobs not run yet.
         @usableFromInline var jobs: [Job] = []
-        /// Whether a thread is running jobs (it holds the grouping, taken out of `grouped`).
-        @usableFromInline var working = false
-        /// The grouping, while no thread is running jobs.
-        @usableFromInline var grouped = Grouped()
+        /// The grouping, while no thread is running jobs; `nil` while one is (it holds the grouping).
+        @usableFromInline var grouped: Grouped? = Grouped()
 
         @inlinable
         init() {}
@@ -206,13 +204,12 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
     @inlinable
     func submit(_ job: Job) {
         guard var work = lock.locked({ () -> Grouped? in
-            guard !state.working else {
+            guard let grouped = state.grouped else {
                 state.jobs.append(job)
                 return nil
             }
-            state.working = true
-            defer { state.grouped = Grouped() }
-            return state.grouped
+            state.grouped = nil
+            return grouped
         }) else { return }
         var next: Job? = job
         while let job = next {
@@ -220,7 +217,6 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
             next = lock.locked { () -> Job? in
                 guard !state.jobs.isEmpty else {
                     state.grouped = work
-                    state.working = false
                     return nil
                 }
                 return state.jobs.removeFirst()

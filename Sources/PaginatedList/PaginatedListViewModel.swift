@@ -217,8 +217,10 @@ public final class PaginatedListViewModel<Item, Failure: Error> {
 
     /// Loads the items missing at the gap (see `gap`): pages from the gap downwards, each inserted at it,
     /// until one overlaps the held items below (the gap closes) or the refresh's page budget is spent (the
-    /// gap stays open, lower down). Reported on `loadStates.refresh`. Does nothing without a gap or while a
-    /// refresh loads. May be called from any thread; runs on the scheduler.
+    /// gap stays open, lower down). Reported on `loadStates.refresh`. Each page it loads is held as a page
+    /// of its own, so `maxPages` drops it and loads it again like any other; with `maxPages`, the pages then
+    /// held beyond the limit are dropped at the bottom (the held items below the gap first). Does nothing
+    /// without a gap or while a refresh loads. May be called from any thread; runs on the scheduler.
     public func fillGap() {
         core.submit(.fillGap)
     }

@@ -103,6 +103,25 @@ struct PageLedger<Record> {
         return page
     }
 
+    // MARK: - The middle
+
+    /// Adds a page of `count` items at `page` (0 ... `pageCount`): the pages from `page` on move down one.
+    /// O(slots), as it shifts the slots below and rebuilds the tree: only `fillGap()` inserts in the
+    /// middle, a page at a time.
+    mutating func insert(count: Int, record: Record, atPage page: Int) {
+        precondition(page >= 0 && page <= pageCount, "PageLedger.insert at page \(page) of \(pageCount)")
+        defer { _checkInvariants() }
+        if _high == _slots.count { recentre() }
+        var slot = _high
+        while slot > _low + page {
+            _slots[slot] = _slots[slot - 1].take()
+            slot -= 1
+        }
+        _slots[slot] = Page(count: count, record: record)
+        _high += 1
+        rebuildTree()
+    }
+
     @usableFromInline
     mutating func removeAll() {
         _slots = []
@@ -204,6 +223,12 @@ struct PageLedger<Record> {
         _slots = fresh
         _low = room
         _high = room + held
+        rebuildTree()
+    }
+
+    /// Builds the tree afresh over the slots' counts, in O(slots).
+    @usableFromInline
+    mutating func rebuildTree() {
         _tree = [Int](repeating: 0, count: _slots.count + 1)
         for slot in _low ..< _high { _tree[slot + 1] = _slots[slot]!.count }
         for index in 1 ..< _tree.count {

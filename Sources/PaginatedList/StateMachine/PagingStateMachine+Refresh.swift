@@ -9,11 +9,13 @@ import Signals
 ///
 /// - `.replace`: the first page replaces the list.
 /// - `.mergeOnTop`: pages accumulate until one overlaps the held items (contains a held id), then they
-///   are merged above them; no overlap within the budget: replace, or keep the held items below a gap.
+///   are merged above them; no overlap within the budget (of pages holding items): replace, or keep the
+///   held items below a gap.
 /// - `.reloadAll`: pages accumulate until as many as the list held have landed (or the feed ended); then
 ///   each replaces the range of the held page it reloads, in one transition.
-/// - `.fillGap`: pages load from the gap downwards, each inserted at the gap, until one overlaps the items
-///   below it (the gap closes) or the budget is spent (the gap stays, lower down).
+/// - `.fillGap`: pages load from the gap downwards, each inserted at the gap as a page of the ledger,
+///   until one overlaps the items below it (the gap closes) or the budget is spent (the gap stays, lower
+///   down).
 extension PagingStateMachine {
     /// What a refresh does with the pages it loads.
     @usableFromInline
@@ -191,7 +193,8 @@ extension PagingStateMachine {
             let fresh = FreshPage(items: page.items, record: record)
             if let total = page.totalCount { totalCount = total }
             var actions: [Action] = [.cutOff(load)]
-            let (changes, then) = apply(fresh, progress: progress)
+            var report: PaginatedListDiagnostic?
+            let (changes, then) = apply(fresh, progress: progress, report: &report)
             if let (next, producer) = then {
                 refresh = .loading(next, pending, load)
                 actions.insert(transition(changes), at: 0)
@@ -201,6 +204,7 @@ extension PagingStateMachine {
                 actions.insert(transition(changes), at: 0)
             }
             for diagnostic in page.diagnostics { actions.append(.report(diagnostic)) }
+            if let report { actions.append(.report(report)) }
             return actions
         case let .failed(error):
             let outcome = failure(of: .refresh, load: load, error: error, pending: pending)
@@ -217,8 +221,11 @@ extension PagingStateMachine {
     private typealias NextRefreshPage = (progress: RefreshProgress, producer: PageProducer)
 
     /// Applies a refresh's page by its mode: the changes made, and the page to load next with the
-    /// progress to go on with (the page's `next`), `nil` when the refresh is done.
-    private mutating func apply(_ page: FreshPage, progress: RefreshProgress) -> ([ItemListChange], NextRefreshPage?) {
+    /// progress to go on with (the page's `next`), `nil` when the refresh is done; `report` is set to what
+    /// the view model reports of a refresh that stopped short.
+    private mutating func apply(
+        _ page: FreshPage, progress: RefreshProgress, report: inout PaginatedListDiagnostic?
+    ) -> ([ItemListChange], NextRefreshPage?) {
         var progress = progress
         switch progress.mode {
         case .replace:
@@ -232,7 +239,15 @@ extension PagingStateMachine {
             guard !store.isEmpty, let next = page.record.next else {
                 return (replaceAll(with: progress.fresh), nil)
             }
-            guard progress.fresh.count >= Swift.max(maxPages, 1) else { return ([], (progress, next)) }
+            // Pages with no items do not count towards the budget (they put nothing above the held items),
+            // up to `maxEmptyPagesInARow` in a row; when every page loaded was empty, the list stays as it was.
+            let holding = progress.fresh.count { !$0.items.isEmpty }
+            let emptyInARow = progress.fresh.reversed().prefix { $0.items.isEmpty }.count
+            if holding < Swift.max(maxPages, 1), emptyInARow < Self.maxEmptyPagesInARow { return ([], (progress, next)) }
+            if holding == 0 {
+                report = .emptyPagesLimitReached(count: emptyInARow)
+                return ([], nil)
+            }
             switch onGap {
             case .replace: return (replaceAll(with: progress.fresh), nil)
             case .keepGap: return (openGap(above: progress.fresh, continuation: next, budget: Swift.max(maxPages, 1)), nil)
@@ -326,7 +341,11 @@ extension PagingStateMachine {
     /// in the transition's snapshot, also when the fresh pages hold the held items in another order than
     /// the list (a feed that re-ranked). A new id repeated in the fresh pages keeps its first position and
     /// its last value.
-    private mutating func merge(_ pages: [FreshPage], at start: Int, overlap: Int) -> [ItemListChange] {
+    ///
+    /// The new items inserted at `start` belong to the fresh pages that brought them: at the top, those
+    /// pages are put above the held ones; at a gap, they are put in the ledger at `pageAtStart` (the page
+    /// after the last one above the gap). New items after a held one belong to its page.
+    private mutating func merge(_ pages: [FreshPage], at start: Int, overlap: Int, pageAtStart: Int = 0) -> [ItemListChange] {
         var changes: [ItemListChange] = []
         if overlap > start {
             let removed = store.remove(offsets: Array(start ..< overlap))
@@ -382,15 +401,20 @@ extension PagingStateMachine {
             let run = runs[index]
             let at = run.anchor.map { store.position(ofKey: $0)! + 1 } ?? start
             let inserted = store.insert(run.items.map(\.item), at: at)
-            if start == 0, run.anchor == nil {
-                // The new items at the top belong to the fresh pages that brought them.
+            if run.anchor == nil {
+                // The new items at `start` belong to the fresh pages that brought them.
                 var perPage: [Int: Int] = [:]
                 for entry in run.items { perPage[entry.page, default: 0] += 1 }
+                let at = start == 0 ? 0 : pageAtStart
                 for pageIndex in perPage.keys.sorted(by: >) {
-                    ledger.prepend(count: perPage[pageIndex]!, record: pages[pageIndex].record)
+                    if start == 0 {
+                        ledger.prepend(count: perPage[pageIndex]!, record: pages[pageIndex].record)
+                    } else {
+                        ledger.insert(count: perPage[pageIndex]!, record: pages[pageIndex].record, atPage: at)
+                    }
                 }
                 let extra = Self.insertedCount(inserted) - run.items.count
-                if extra != 0, !ledger.isEmpty { ledger.adjust(page: 0, by: extra) }
+                if extra != 0, !ledger.isEmpty { ledger.adjust(page: at, by: extra) }
                 noteGap(after: inserted)
             } else {
                 attributeInsertions(in: inserted)
@@ -523,33 +547,40 @@ extension PagingStateMachine {
 
     /// `fillGap()`'s page: merges it at the gap if it overlaps the items below; otherwise inserts it at
     /// the gap and goes on (within the budget), or, at the end of the feed, removes the items below.
+    ///
+    /// The page is a page of the ledger of its own, between the pages above the gap and those below, so
+    /// that `maxPages` drops it and loads it again by its own request, and `.reloadAll` counts it. It is
+    /// put right after the last page holding an item above the gap (a page emptied by edits at the gap's
+    /// edge is taken to lie below it). With `maxPages`, the pages then held beyond it are dropped at the
+    /// bottom, as after any refresh: the held items below the gap go first, and once they are all gone
+    /// the gap closes and the list goes on from where the filling got to.
     private mutating func fill(with page: FreshPage, progress: RefreshProgress) -> ([ItemListChange], NextRefreshPage?) {
         guard let open = gap else { return ([], nil) }
         var progress = progress
+        let pageAtGap = ledger.page(holding: open.index - 1).map { $0 + 1 } ?? 0
         if let overlap = firstOverlap(of: [page], from: open.index) {
             gap = nil
-            return (merge([page], at: open.index, overlap: overlap), nil)
+            return (dropPagesAfterRefresh(after: merge([page], at: open.index, overlap: overlap, pageAtStart: pageAtGap)), nil)
         }
         guard let next = page.record.next else {
             var changes = store.remove(offsets: Array(open.index ..< items.count))
             removeFromLedgerBottom(from: open.index)
             gap = nil
-            let inserted = store.append(page.items)
-            attributeInsertions(in: inserted.map { change in
-                if case let .appended(range) = change { return .inserted(range) }
-                return change
-            })
-            changes += inserted
+            let appended = store.append(page.items)
+            ledger.append(count: Self.insertedCount(appended), record: page.record)
+            changes += appended
             droppedBelow = []
             setEdge(.append, .complete)
-            return (changes, nil)
+            return (dropPagesAfterRefresh(after: changes), nil)
         }
         let inserted = store.insert(page.items, at: open.index)
-        attributeInsertions(in: inserted)
+        ledger.insert(count: Self.insertedCount(inserted), record: page.record, atPage: pageAtGap)
+        noteGap(after: inserted)
         gap?.continuation = next
+        let changes = dropPagesAfterRefresh(after: inserted)
         progress.pagesApplied += 1
-        if progress.pagesApplied < open.pageBudget { return (inserted, (progress, next)) }
-        return (inserted, nil)
+        if gap != nil, progress.pagesApplied < open.pageBudget { return (changes, (progress, next)) }
+        return (changes, nil)
     }
 
     /// Removes from the ledger the pages whose items start at or after `offset` (already removed).

@@ -191,6 +191,98 @@ struct MergeOnTopTests {
         #expect(replayer.mirror == Array(viewModel.items.value))
     }
 
+    @Test func aPageTheFillLoadedIsDroppedAndLoadedAgainOnItsOwn() {
+        // Six pages of two; the fill's page [104, 105] sits between the fresh pages and the held ones.
+        let feed = ScriptedFeed(ids: Array(1 ... 12), size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 3, maxPages: 6)
+        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        viewModel.fillGap()
+        #expect(ids(viewModel) == Array(feed.ids.prefix(12)))
+        #expect(viewModel.gap.value == nil)
+        // Down to the end of the feed, dropping the pages at the top, then back up to its top.
+        for _ in 0 ..< 3 { viewModel.loadNextPage() }
+        #expect(ids(viewModel) == Array(1 ... 12))
+        for _ in 0 ..< 3 { viewModel.loadPreviousPage() }
+        #expect(ids(viewModel) == Array(feed.ids.prefix(12)))
+        #expect(viewModel.loadStates.value.prepend == .complete)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    @Test func reloadAllAfterAFillReloadsAPageForEachPageTheFillLoaded() {
+        let feed = ScriptedFeed(ids: Array(1 ... 6), size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 3)
+        feed.edit { $0.insert(contentsOf: (100 ..< 108).map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        viewModel.fillGap()
+        #expect(ids(viewModel) == [100, 101, 102, 103, 1, 2, 3, 4, 5, 6])
+        #expect(viewModel.gap.value == 4)
+        viewModel.refresh(.reloadAll)
+        #expect(ids(viewModel) == Array(feed.ids.prefix(10)))
+        #expect(viewModel.gap.value == nil)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    @Test func aFillThatReachesTheEndOfTheFeedKeepsItsLastPage() {
+        let feed = ScriptedFeed(ids: Array(1 ... 6), size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 3)
+        feed.edit { $0 = (100 ..< 106).map { FeedPost(id: $0) } }
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        viewModel.fillGap()
+        #expect(ids(viewModel) == Array(100 ..< 106))
+        #expect(viewModel.exhausted.value)
+        viewModel.refresh(.reloadAll)
+        #expect(ids(viewModel) == Array(100 ..< 106))
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    @Test func aFillDropsThePagesBeyondMaxPagesAtTheBottomFirst() {
+        let feed = ScriptedFeed(ids: Array(1 ... 6), size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 3, maxPages: 4)
+        feed.edit { $0.insert(contentsOf: (100 ..< 108).map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        #expect(ids(viewModel) == [100, 101, 1, 2, 3, 4, 5, 6])
+        viewModel.fillGap()
+        #expect(ids(viewModel) == [100, 101, 102, 103, 1, 2, 3, 4])
+        #expect(viewModel.gap.value == 4)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+        // The page dropped at the bottom is loaded again there.
+        viewModel.loadNextPage()
+        #expect(ids(viewModel).suffix(2) == [5, 6])
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    @Test func mergeOnTopCountsOnlyPagesHoldingItemsTowardsItsBudget() {
+        var fresh = false
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) {
+            fresh ? postChain([[], [7, 8], [9, 10], [1, 2]]) : postChain([[1, 2], [3, 4]])
+        }
+        viewModel.loadNextPage()
+        viewModel.loadNextPage()
+        fresh = true
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        #expect(ids(viewModel) == [7, 8, 1, 2, 3, 4])
+        #expect(viewModel.gap.value == 2)
+    }
+
+    @Test func aMergeOnTopRefreshWhosePagesAreAllEmptyKeepsTheListAndReportsIt() {
+        var fresh = false
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) {
+            fresh ? postChain(Array(repeating: [], count: 12) + [[1, 2]]) : postChain([[1, 2], [3, 4]])
+        }
+        viewModel.loadNextPage()
+        viewModel.loadNextPage()
+        fresh = true
+        let diagnostics = Recorder(viewModel.diagnostics)
+        let sends = Recorder(viewModel.items.signal)
+        viewModel.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap))
+        #expect(ids(viewModel) == [1, 2, 3, 4])
+        #expect(viewModel.gap.value == nil)
+        #expect(sends.count == 0)
+        #expect(viewModel.loadStates.value.refresh == .idle)
+        #expect(diagnostics.values == [.emptyPagesLimitReached(count: 10)])
+    }
+
     @Test func reloadAllEndsWithExactlyTheReloadedPagesContent() {
         let feed = ScriptedFeed(ids: Array(1 ... 9), size: 3)
         let (viewModel, replayer) = loaded(feed, pages: 2)

@@ -166,10 +166,11 @@ extension Signal {
 }
 
 /// The disposable of a producer's run is its signal's core: disposing it interrupts the run. It holds
-/// nothing once the run has terminated.
+/// nothing once the run has terminated. It reads as disposed from the moment a terminal event is sent
+/// (`dispose()` during a delivery queues the interruption behind it; the run is disposed all the same).
 extension SignalCore: Disposable {
     @usableFromInline
-    var isDisposed: Bool { isTerminated }
+    var isDisposed: Bool { !isAlive }
 
     @usableFromInline
     func dispose() { send(.interrupted) }

@@ -32,11 +32,18 @@ extension Signal {
             /// What `event` does with a `.value`, without building and matching an `Event` (fused
             /// operators chain these, one call per stage).
             @usableFromInline let value: (Value) -> Void
+            /// A fused stage's: keeps an object alive until the run it sends into terminates (the next
+            /// stage's, down to the run's input). `nil` for other closure observers.
+            @usableFromInline let keepAlive: ((AnyObject) -> Void)?
 
             @inlinable
-            init(event: @escaping (Event<Value, Failure>) -> Void, value: @escaping (Value) -> Void) {
+            init(
+                event: @escaping (Event<Value, Failure>) -> Void, value: @escaping (Value) -> Void,
+                keepAlive: ((AnyObject) -> Void)? = nil
+            ) {
                 self.event = event
                 self.value = value
+                self.keepAlive = keepAlive
             }
         }
 
@@ -52,11 +59,15 @@ extension Signal {
             self.unretainedForwarding = .passRetained(Forwarding(event: action, value: { action(.value($0)) }))
         }
 
-        /// A closure observer whose values take `values` (which must do what `action` does with them).
+        /// A closure observer whose values take `values` (which must do what `action` does with them);
+        /// `keepAlive`, a fused stage's (see `Forwarding.keepAlive`).
         @inlinable
-        init(forwarding action: @escaping (Event<Value, Failure>) -> Void, values: @escaping (Value) -> Void) {
+        init(
+            forwarding action: @escaping (Event<Value, Failure>) -> Void, values: @escaping (Value) -> Void,
+            keepAlive: ((AnyObject) -> Void)? = nil
+        ) {
             self.unretainedCore = nil
-            self.unretainedForwarding = .passRetained(Forwarding(event: action, value: values))
+            self.unretainedForwarding = .passRetained(Forwarding(event: action, value: values, keepAlive: keepAlive))
         }
 
         /// The core of the signal this is the input of, or `nil` for a closure observer.
@@ -121,9 +132,22 @@ extension Signal {
         }
 
         /// Keeps this observer alive until its stream terminates: for a start handler that will send later
-        /// from work that does not otherwise capture it. Has no effect on a closure observer.
+        /// from work that does not otherwise capture it. The observer a start handler receives behind a fused
+        /// operator (`map`, `filter`, … on a producer) is kept alive until the run terminates, as the run's
+        /// own input would be. Has no effect on an observer made with `init(_:)`.
         public func keepAliveUntilTerminated() {
-            core?.keepAlive(self)
+            keepAlive(self)
+        }
+
+        /// Keeps `object` alive until the stream this observer sends into terminates (through the stages of
+        /// a fused producer, down to its run's input); nothing for a plain closure observer.
+        @usableFromInline
+        func keepAlive(_ object: AnyObject) {
+            if let core {
+                core.keepAlive(object)
+            } else {
+                unretainedForwarding.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.keepAlive?(object) }
+            }
         }
 
         deinit {

@@ -35,6 +35,23 @@ import Testing
         #expect(disposable.isDisposed)
     }
 
+    // MARK: A producer's run
+
+    @Test func aRunDisposedFromInsideItsOwnDeliveryReadsAsDisposedAtOnce() {
+        let probe = Probe<Int, TestError>()
+        let run = Locked<(any Disposable)?>(nil)
+        let seen = Locked<Bool?>(nil)
+        let disposable = probe.producer.start { event in
+            guard case .value = event, let run = run.withLock({ $0 }) else { return }
+            run.dispose()
+            seen.withLock { $0 = run.isDisposed }
+        }
+        run.withLock { $0 = disposable }
+        probe.input.send(value: 1)
+        #expect(seen.withLock { $0 } == true)
+        #expect(disposable.isDisposed)
+    }
+
     // MARK: CompositeDisposable
 
     @Test func aCompositeDisposesEverythingInTheOrderItWasAdded() {

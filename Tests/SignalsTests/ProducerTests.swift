@@ -109,6 +109,33 @@ import Testing
         #expect(log.all == [.interrupted])
     }
 
+    @Test func aNeverEndingProducerBehindFusedOperatorsRunsUntilDisposed() {
+        let log = Log<Event<Int, TestError>>()
+        let disposable = Producer<Int, Never>.never.map { $0 + 1 }.filter { $0 > 0 }.promoteError(TestError.self)
+            .start { log.append($0) }
+        #expect(log.all.isEmpty, "kept alive by keepAliveUntilTerminated, through every fused stage")
+        disposable.dispose()
+        #expect(log.all == [.interrupted])
+    }
+
+    @Test func aHandlerBehindAFusedOperatorThatKeepsItsObserverAliveSendsLater() {
+        // Only a weak reference to the observer the handler got: the run lives because it was kept alive.
+        final class WeakObserver: @unchecked Sendable {
+            // `@unchecked Sendable`: written once, before the reference is shared.
+            weak var observer: Signal<Int, Never>.Observer?
+        }
+        let held = WeakObserver()
+        let log = Log<Event<Int, Never>>()
+        _ = Producer<Int, Never> { observer, _ in
+            observer.keepAliveUntilTerminated()
+            held.observer = observer
+        }.map { $0 * 10 }.start { log.append($0) }
+        #expect(log.all.isEmpty)
+        held.observer?.send(value: 1)
+        held.observer?.sendCompleted()
+        #expect(log.all == [.value(10), .completed])
+    }
+
     @Test func disposingARunEndsItsLifetime() {
         let ended = Flag()
         let disposable = Producer<Int, Never> { observer, lifetime in

@@ -11,7 +11,10 @@ extension Producer where Value: Sendable {
     /// let page = try await firstPage.first()
     /// ```
     public func first(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Value? {
-        var iterator = values.makeAsyncIterator()
+        // `take(first: 1)` disposes the run inside the delivery of its first value: a producer that sends
+        // its values synchronously in its start handler stops there, instead of running to its end (or
+        // forever) into the iterator's buffer before `next()` returns.
+        var iterator = take(first: 1).values.makeAsyncIterator()
         return try await iterator.next(isolation: actor)
     }
 }

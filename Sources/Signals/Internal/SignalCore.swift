@@ -247,6 +247,12 @@ final class SignalCore<Value, Failure: Error>: @unchecked Sendable {
         lock.locked { state.phase == .terminated }
     }
 
+    /// Whether no terminal event has been sent yet (none is queued or being delivered).
+    @usableFromInline
+    var isAlive: Bool {
+        lock.locked { state.phase == .alive }
+    }
+
     /// Ends `lifetime` when this signal terminates (at once if it already has).
     @inlinable
     func endOnTermination(_ lifetime: Lifetime) {

@@ -40,12 +40,23 @@ extension Producer {
     /// A producer of the values of the producers `transform` makes of this one's values, run according
     /// to `strategy`.
     ///
-    /// Same termination rules as `Signal.flatMap(_:_:)`. Disposing the run interrupts the outer run,
-    /// which disposes every inner run and the queued ones are never started.
+    /// Same termination rules as `Signal.flatMap(_:_:)`. Disposing the run interrupts the outer run and
+    /// every inner run, and the queued ones are never started, also after the outer run completed with
+    /// inners still running or queued.
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping @Sendable (Value) -> Producer<U, Failure>
     ) -> Producer<U, Failure> {
-        lift { $0.flatMap(strategy, transform) }
+        // Not `lift`: that ties the run's end to the outer run only, which has let go of the operator
+        // once it completed; the inners would outlive a disposal of the run.
+        Producer<U, Failure> { observer, lifetime in
+            self.startWithSignal { signal, disposable in
+                lifetime.add(disposable)
+                let state = FlattenOperator<U, Failure>(strategy)
+                lifetime.observeEnded { state.interrupt() }
+                state.outerObservation.inner = signal.observe { event in state.receiveOuter(event.map(transform)) }
+                state.output.attachForwarding(observer)
+            }
+        }
     }
 }
 
@@ -252,6 +263,11 @@ final class FlattenOperator<Value, Failure: Error>: OperatorOutput<Value, Failur
                 return
             }
         }
+    }
+
+    /// Interrupts the output (nothing if it terminated): every inner is disposed, the queue dropped.
+    func interrupt() {
+        finish(lock.locked { outputState.terminate(.interrupted) })
     }
 
     /// Does `action`; if the output terminated, disposes every inner and the outer observation.

@@ -17,6 +17,21 @@ import Signals
         #expect(lifetimes.all.first?.hasEnded == true)
     }
 
+    @Test func firstStopsASynchronousProducerAtItsFirstValue() async {
+        let sent = Locked(0)
+        // (A thousand, not an endless sequence: a `first()` that ran it to its end fails this test rather
+        // than hang it.)
+        let many = Producer<Int, Never> { observer, lifetime in
+            for value in 1 ... 1_000 where !lifetime.hasEnded {
+                sent.withLock { $0 += 1 }
+                observer.send(value: value)
+            }
+            observer.sendCompleted()
+        }
+        #expect(await many.first() == 1)
+        #expect(sent.withLock { $0 } == 1)
+    }
+
     @Test func firstReturnsNilWhenTheRunCompletesWithoutAValue() async {
         #expect(await Producer<Int, Never>.empty.first() == nil)
     }

@@ -149,6 +149,31 @@ func disposalDisposesTheOuterAndInnerRuns(_ strategy: FlattenStrategy) {
     #expect(inners[0].ends == 1)
 }
 
+@Test(arguments: [FlattenStrategy.merge, .concat, .latest])
+func disposalAfterTheOuterCompletedDisposesTheInnerRuns(_ strategy: FlattenStrategy) {
+    let inners = [Probe<String, TestError>(), Probe<String, TestError>()]
+    let (outer, recorder, disposable) = flattened(strategy, inners)
+    outer.input.send(value: 0)
+    outer.input.send(value: 1)
+    outer.input.sendCompleted()
+    disposable.dispose()
+    #expect(recorder.events == [.interrupted])
+    #expect(inners.map(\.ends) == inners.map(\.starts))
+    #expect(inners.allSatisfy { $0.starts <= 1 })
+}
+
+@Test func concatDisposalAfterTheOuterCompletedNeverStartsTheQueuedInners() {
+    let inners = [Probe<String, TestError>(), Probe<String, TestError>()]
+    let (outer, _, disposable) = flattened(.concat, inners)
+    outer.input.send(value: 0)
+    outer.input.send(value: 1)
+    outer.input.sendCompleted()
+    disposable.dispose()
+    #expect(inners[0].ends == 1)
+    inners[0].input.sendCompleted()
+    #expect(inners[1].starts == 0)
+}
+
 @Test func concatDisposalNeverStartsTheQueuedInners() {
     let inners = [Probe<String, TestError>(), Probe<String, TestError>()]
     let (outer, _, disposable) = flattened(.concat, inners)

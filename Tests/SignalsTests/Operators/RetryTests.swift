@@ -26,6 +26,32 @@ private func flaky(failures: Int, attempts: Log<String>) -> Producer<Int, TestEr
     #expect(attempts.all.count == 2)
 }
 
+@Test func retryStartsTheNextAttemptAfterTheFailedOneHasEnded() {
+    let active = Locked(0)
+    let activeAtStart = Log<Int>()
+    let producer = Producer<Int, TestError> { observer, lifetime in
+        active.withLock { $0 += 1 }
+        lifetime.observeEnded { active.withLock { $0 -= 1 } }
+        activeAtStart.append(active.withLock { $0 })
+        observer.send(error: TestError(code: 1))
+    }
+    let (recorder, _) = producer.retry(upTo: 2).startRecording()
+    #expect(recorder.events == [.failed(TestError(code: 1))])
+    #expect(activeAtStart.all == [1, 1, 1])
+}
+
+@Test func retriesOfAProducerThatFailsAsItStartsDoNotNest() {
+    let depth = Locked((current: 0, deepest: 0))
+    let producer = Producer<Int, TestError> { observer, _ in
+        depth.withLock { $0.current += 1; $0.deepest = max($0.deepest, $0.current) }
+        observer.send(error: TestError(code: 1))
+        depth.withLock { $0.current -= 1 }
+    }
+    let (recorder, _) = producer.retry(upTo: 1_000).startRecording()
+    #expect(recorder.events == [.failed(TestError(code: 1))])
+    #expect(depth.withLock { $0.deepest } == 1)
+}
+
 @Test func retryDoesNotRestartAnInterruptedRun() {
     let probe = Probe<Int, TestError>()
     let (recorder, _) = probe.producer.retry(upTo: 3).startRecording()

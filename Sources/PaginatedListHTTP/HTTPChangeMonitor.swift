@@ -95,11 +95,14 @@ public final class HTTPChangeMonitor: Sendable {
 
     /// A producer that, on every start, makes the conditional request and sends whether the feed changed
     /// since the version seen (`true` when no version was seen yet), then completes. With its own record,
-    /// a 2xx answer's validators become the version seen. Fails with an `HTTPError` as `HTTPClient`
-    /// requests do.
+    /// a 2xx answer's validators become the version seen. With the list's, and no version loaded (the list
+    /// loaded no first page yet, or opened past the end of the feed), it sends `true` with no request: there
+    /// is nothing to compare with, and the request could only fail (a start page past the end answers 404).
+    /// Fails with an `HTTPError` as `HTTPClient` requests do.
     public func feedChanged() -> Producer<Bool, HTTPError> {
         Producer.deferred { [self] in
-            client.conditionalResponse(for: request, validators: validators).map { [self] answer in
+            if case let .loaded(version) = baseline, version.latest == nil { return Producer(value: true) }
+            return client.conditionalResponse(for: request, validators: validators).map { [self] answer in
                 if answer.isModified, case .own = baseline { remember(answer.response) }
                 return answer.isModified
             }

@@ -11,7 +11,10 @@ import Signals
 /// disposing the run cancels the `URLSessionTask`, which closes the connection if the response has not
 /// arrived. A run sends one value and completes, or fails with an `HTTPError`: transport failures,
 /// statuses outside 200–299, non-JSON content types and decoding failures all fail the run the same way.
-/// Events arrive on the session's delegate queue, never on the caller's thread.
+/// Events arrive on the session's delegate queue (after a rate-limit wait, on `HTTPRateLimits.scheduler`),
+/// with one exception: a `.rateLimited` failure decided when the run starts (the origin's window stays open
+/// longer than `HTTPRateLimits.maxWait`) is sent at once, on the thread that starts the run. Do not start a
+/// run while holding a lock its observer takes.
 ///
 /// Decoding uses `JSONCoding`'s conventions (snake_case keys, ISO 8601 dates) unless you pass your own
 /// decoder factory; a fresh decoder is made for each response, so none is shared between threads.

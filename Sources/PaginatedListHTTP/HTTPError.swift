@@ -230,12 +230,14 @@ extension HTTPError: RetryAdvising {
         return milliseconds <= 0 ? 0 : Int64(exactly: milliseconds) ?? .max
     }
 
-    /// What retrying can achieve: wait at least `retryAfter` when the server gave it (in whole
-    /// milliseconds, at most `Int64.max` of them; a NaN is no wait); do not retry what cannot succeed as
-    /// sent (a status 400–499 other than 408, 425 and 429; a body that does not decode or names a missing
-    /// key; an error envelope; a malformed or unsupported URL); else retry with the policy's backoff
-    /// (transport failures, 408, 425, 429, 5xx, a non-JSON page from a proxy).
+    /// What retrying can achieve: never retry a body that does not decode or names a missing key (the
+    /// same body would come back, however long the client waited, also when the response said when to
+    /// come back); else wait at least `retryAfter` when the server gave it (in whole milliseconds, at most
+    /// `Int64.max` of them; a NaN is no wait); do not retry what cannot succeed as sent (a status 400–499
+    /// other than 408, 425 and 429; an error envelope; a malformed or unsupported URL); else retry with
+    /// the policy's backoff (transport failures, 408, 425, 429, 5xx, a non-JSON page from a proxy).
     public var retryAdvice: RetryAdvice {
+        if kind == .decoding { return .doNotRetry }
         if let wait = retryAfter.flatMap(Self.milliseconds) { return .retryAfter(.milliseconds(wait)) }
         switch kind {
         case .transport:

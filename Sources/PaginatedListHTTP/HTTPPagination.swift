@@ -64,8 +64,9 @@ public struct HTTPPagination: Sendable {
     /// A page past the last answered with a status of `pastEndStatuses` (`404` by default) ends the list
     /// (see "Past the end" above).
     ///
-    /// The list opens at page `startPage` (`nil`: `firstPage`; a number below `firstPage` opens there); the
-    /// pages before it, down to `firstPage`, come with `loadPreviousPage()`. A start page past the end
+    /// The list opens at page `startPage` (`nil`: `firstPage`; a number below `firstPage` opens there, one
+    /// more than 2^30 pages after it opens 2^30 pages after it); the pages before it, down to `firstPage`,
+    /// come with `loadPreviousPage()`. A start page past the end
     /// (empty, or answered with a status of `pastEndStatuses` while page `firstPage` answers) opens an
     /// empty list, complete at both ends.
     public static func pageNumber(
@@ -74,9 +75,12 @@ public struct HTTPPagination: Sendable {
         pastEndStatuses: Set<Int> = [404]
     ) -> HTTPPagination {
         precondition(pageSize > 0, "HTTPPagination.pageNumber: pageSize must be positive")
+        // Bounded as `PageNumberSource` bounds them (so that the style and the source agree on the start page).
+        let pages = 1 << 30
+        let first = min(max(firstPage, -pages), pages)
         return HTTPPagination(style: PageNumberStyle(
-            pageSize: pageSize, parameter: parameter, sizeParameter: sizeParameter, firstPage: firstPage,
-            totalItems: totalItems, totalPages: totalPages, startPage: max(startPage ?? firstPage, firstPage),
+            pageSize: min(pageSize, 1 << 30), parameter: parameter, sizeParameter: sizeParameter, firstPage: first,
+            totalItems: totalItems, totalPages: totalPages, startPage: min(max(startPage ?? first, first), first + pages),
             pastEndStatuses: pastEndStatuses))
     }
 
@@ -93,7 +97,8 @@ public struct HTTPPagination: Sendable {
     /// rest of the page from where the capped answer ended. A window past the end answered with a status of
     /// `pastEndStatuses` (`404` by default) is an empty one (see "Past the end" above).
     ///
-    /// The list opens at offset `start` (0 by default; a negative one is 0); the items above it come with
+    /// The list opens at offset `start` (0 by default; a negative one is 0, one beyond 2^40 is 2^40; a
+    /// `limit` beyond 2^30 is 2^30); the items above it come with
     /// `loadPreviousPage()`, `limit` at a time (the top page may be shorter), read upwards with the same
     /// corrections. A start past the end (an empty window, or one answered with a status of
     /// `pastEndStatuses` while offset 0 answers) opens an empty list, complete at both ends.
@@ -102,8 +107,10 @@ public struct HTTPPagination: Sendable {
         pastEndStatuses: Set<Int> = [404]
     ) -> HTTPPagination {
         precondition(limit > 0, "HTTPPagination.offset: limit must be positive")
-        return HTTPPagination(style: OffsetStyle(limit: limit, parameter: parameter, limitParameter: limitParameter,
-                                                 start: max(start, 0), pastEndStatuses: pastEndStatuses))
+        // Bounded as `OffsetSource` bounds them (a limit of 2^30, a start of 2^40 at most), so that no
+        // window arithmetic can overflow.
+        return HTTPPagination(style: OffsetStyle(limit: min(limit, 1 << 30), parameter: parameter, limitParameter: limitParameter,
+                                                 start: min(max(start, 0), 1 << 40), pastEndStatuses: pastEndStatuses))
     }
 
     /// A cursor in the body at `path`, sent back as the query item `parameter`.

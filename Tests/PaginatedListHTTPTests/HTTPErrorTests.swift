@@ -155,6 +155,13 @@ import Testing
         #expect(error.retryAdvice == .retryAfter(.milliseconds(2_500)))
     }
 
+    @Test func aBodyThatDoesNotDecodeIsNotRetriedEvenWhenTheResponseSaidWhenToComeBack() {
+        // GitHub's 200 that used the hour's last request says when the limit resets; its body still does
+        // not decode when asked again.
+        let error = HTTPError(kind: .decoding, url: nil, statusCode: 200, reason: "", retryAfter: 3_600)
+        #expect(error.retryAdvice == .doNotRetry)
+    }
+
     @Test func theDescriptionsClausesDropTheirFullStops() {
         let error = HTTPError(kind: .decoding, url: nil, statusCode: 200,
                               reason: "Could not decode Post: expected Int (Expected a number instead.) at id.",

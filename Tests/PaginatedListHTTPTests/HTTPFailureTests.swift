@@ -152,6 +152,17 @@ import Testing
         #expect(statuses == [200, 304])
     }
 
+    @Test func aListsMonitorWithNoFirstPageLoadedAnswersChangedWithNoRequest() async throws {
+        // A list opened past the end (its start page answers 404) loaded no first page: a check asked the
+        // start page and failed with the 404, every time.
+        let origin = StubOrigin()
+        origin.answer(.init(status: 404))
+        let source = HTTPPageSource<FeedItem>(client: origin.client(), url: origin.url(),
+                                              paging: .pageNumber(pageSize: 10, startPage: 50))
+        #expect(try await HTTPChangeMonitor(source).feedChanged().first() == true)
+        #expect(origin.requests.isEmpty)
+    }
+
     @Test func aCheckAfterTheFeedChangedReportsTheChangeOnce() async throws {
         let monitor = HTTPChangeMonitor(url: server.url("/page?page=1&limit=5"))
         _ = try await monitor.feedChanged().first()

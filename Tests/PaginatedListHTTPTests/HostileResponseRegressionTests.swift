@@ -176,6 +176,41 @@ import Testing
         #expect(JSONPath("a.\u{301}b").components == ["a", "\u{301}b"])
         #expect(JSONPath("a.\u{301}b").components.count == 2)
     }
+
+    // 6. Offsets over items that are not `Identifiable` (stepped windows): an answer with no item whose body
+    //    still said more (a stale total, `has_more: true`) was asked for again, request after request.
+    struct PlainRow: Decodable, Sendable {
+        let id: Int
+    }
+
+    @Test(arguments: [#"{"items": [], "total": 57}"#, #"{"items": [], "has_more": true}"#])
+    func anEmptyWindowWhoseBodySaysMoreEndsTheListAfterOneRequest(_ emptyBody: String) async throws {
+        let origin = StubOrigin()
+        let full = (1 ... 20).map { #"{"id": \#($0)}"# }.joined(separator: ", ")
+        origin.answer(.init(body: Data(#"{"items": [\#(full)], "total": 57}"#.utf8)), .init(body: Data(emptyBody.utf8)))
+        let source = HTTPPageSource<PlainRow>(client: origin.client(), url: origin.url(), paging: .offset(limit: 20))
+        let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        #expect(await loadNextPage(list) == .idle)
+        // The second page (within 10 s: a source that asks again and again fails the test, not hangs it).
+        #expect(await loadNextPage(list, timeout: .seconds(10)) == .complete)
+        #expect(origin.requests.count == 2)
+        #expect(list.items.value.count == 20)
+        #expect(list.exhausted.value)
+        #expect(list.lastError.value == nil)
+    }
+
+    // 7. A start position near `Int.max` (an offset or page number read from a deep link) trapped on
+    //    overflow when the first page was built.
+    @Test(arguments: [HTTPPagination.offset(limit: .max, start: .max), .pageNumber(pageSize: .max, startPage: .max)])
+    func aStartNearIntMaxOpensAtTheLargestPositionWithoutATrap(_ paging: HTTPPagination) async throws {
+        let origin = StubOrigin()
+        origin.answer(.init(body: Data(#"{"items": [{"id": 1}], "total": 1}"#.utf8)))
+        let list = PaginatedListViewModel(dependency: HTTPPageSource<PlainRow>(client: origin.client(), url: origin.url(), paging: paging),
+                                          scheduler: ImmediateScheduler())
+        #expect(await loadNextPage(list) != nil)
+        let query = try #require(origin.requests.first?.query)
+        #expect(query.contains("offset=1099511627776") || query.contains("page=1073741825"), "\(query)")
+    }
 }
 
 extension Result {

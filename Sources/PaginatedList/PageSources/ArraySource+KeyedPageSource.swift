@@ -6,7 +6,11 @@ extension ArraySource: KeyedPageSource {
     /// the pages around it. `failure` is asked as for a chain, with `attempt` counting the starts of this
     /// producer. Keeps every item: a keyed page is loaded from its key alone.
     public func page(at key: Int?) -> Producer<KeyedPage<Item, Int>, Failure> {
-        let opening = key.map { $0 * pageSize } ?? start
+        // A key read from a store may be any number: one whose page starts beyond `Int` opens past the end.
+        let opening = key.map { key in
+            let (offset, overflow) = key.multipliedReportingOverflow(by: pageSize)
+            return overflow ? (key < 0 ? 0 : .max) : offset
+        } ?? start
         let source = ArraySource(items, pageSize: pageSize, start: opening, latency: latency, on: scheduler,
                                  failure: failure, deduplication: .keepAll)
         let index = source.start / pageSize

@@ -86,6 +86,9 @@ where Item.ID: Sendable {
 
     /// The largest `limit` and `maxSearchDistance` a source takes (2^30): a larger one is taken as this.
     static var maxLimit: Int { 1 << 30 }
+    /// The largest `start` a source takes (2^40): a larger one (a position read from a deep link, say) is
+    /// taken as this, so that no window arithmetic near it can overflow.
+    static var maxStart: Int { 1 << 40 }
 
     /// The number of items a page should hold.
     public let limit: Int
@@ -109,7 +112,8 @@ where Item.ID: Sendable {
     ///   - maxSearchDistance: how far the window widens, at most, when searching (doubling from 1
     ///     position each way), and how much it grows, at most, after the feed moved under it (at most 2^30,
     ///     as `limit`).
-    ///   - start: the feed position the list opens at (0, the top, by default; a negative one is 0). The
+    ///   - start: the feed position the list opens at (0, the top, by default; a negative one is 0, one
+    ///     beyond 2^40 is 2^40). The
     ///     first page is the `limit` items there; the pages above it come through `Page.previous`, read
     ///     upwards with the same corrections. A start past the end of the feed opens an empty list, with
     ///     nothing before it.
@@ -138,7 +142,7 @@ where Item.ID: Sendable {
         precondition(maxRequestsPerPage > 0, "OffsetSource: maxRequestsPerPage must be positive")
         // Bounded, so that no window arithmetic can overflow (a few of them add up in one request).
         self.limit = min(limit, Self.maxLimit)
-        self.start = max(0, start)
+        self.start = min(max(0, start), Self.maxStart)
         self.maxSearchDistance = min(max(0, maxSearchDistance), Self.maxLimit)
         self.maxRequestsPerPage = maxRequestsPerPage
         self.fetch = fetch

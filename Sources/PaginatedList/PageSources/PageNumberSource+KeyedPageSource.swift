@@ -6,7 +6,8 @@ extension PageNumberSource: KeyedPageSource {
     /// end of the list, an empty page past the end), and the response's `totalItems` as `totalCount`.
     /// Keeps every item: a keyed page is loaded from its key alone.
     public func page(at key: Int?) -> Producer<KeyedPage<Item, Int>, Failure> {
-        let number = Swift.max(key ?? startPage, firstPageIndex)
+        // Bounded as `startPage` is (a key read from a store may be any number), so that `number ± 1` cannot overflow.
+        let number = Swift.min(Swift.max(key ?? startPage, firstPageIndex), firstPageIndex + Self.maxPages)
         let fetch = self.fetch
         return Producer.deferred { [self] in
             let response = LastResponse<PageNumberResponse<Item>>()

@@ -53,6 +53,12 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
         case emptyPage
     }
 
+    /// The most pages `startPage` may lie after `firstPageIndex`, and the largest `firstPageIndex` either
+    /// way (2^30).
+    static var maxPages: Int { 1 << 30 }
+    /// The largest `pageSize` a source takes (2^30).
+    static var maxPageSize: Int { 1 << 30 }
+
     /// The index of the first page, as the server counts (usually 0 or 1).
     public let firstPageIndex: Int
     /// The number of the page the list opens at (at least `firstPageIndex`).
@@ -72,14 +78,19 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
     ///
     /// `startPage`: the page the list opens at; the pages before it, down to `firstPageIndex`,
     ///   come through `Page.previous`. A number below `firstPageIndex` opens at `firstPageIndex`.
+    ///
+    /// Numbers are bounded so that no arithmetic on them can overflow: `firstPageIndex` is taken within
+    /// ±2^30, `startPage` at most 2^30 pages after it, and `pageSize` as at most 2^30.
     public init(
         firstPageIndex: Int = 1, startPage: Int? = nil, pageSize: Int, endOfList: EndOfList = .shortPage,
         deduplication: DuplicatePolicy<Item> = .automatic, fetch: @escaping Fetch
     ) {
         precondition(pageSize > 0, "PageNumberSource: pageSize must be positive")
-        self.firstPageIndex = firstPageIndex
-        self.startPage = max(startPage ?? firstPageIndex, firstPageIndex)
-        self.pageSize = pageSize
+        // Bounded, so that no page number or item count (pages before × size) can overflow.
+        let first = min(max(firstPageIndex, -Self.maxPages), Self.maxPages)
+        self.firstPageIndex = first
+        self.startPage = min(max(startPage ?? first, first), first + Self.maxPages)
+        self.pageSize = min(pageSize, Self.maxPageSize)
         self.endOfList = endOfList
         self.fetch = fetch
         self.deduplication = deduplication

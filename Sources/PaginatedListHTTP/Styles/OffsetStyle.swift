@@ -73,9 +73,10 @@ struct OffsetStyle: PaginationStyle {
     }
 
     /// The window of `size` items from `offset`, `held` of them already read (the first `served` by one
-    /// answer: a cap, perhaps): asks for the rest. An answer shorter than asked is the end when the body's
-    /// total or next link says so, when it holds no item or fewer than an answer before, or when the rest
-    /// asked was no more than a full answer held; else the server capped it, and the window goes on. The
+    /// answer: a cap, perhaps): asks for the rest. An answer shorter than asked is the end when it holds no
+    /// item (whatever the body says of more), when the body's total or next link says so, when it holds
+    /// fewer than an answer before, or when the rest asked was no more than a full answer held; else the
+    /// server capped it, and the window goes on. Each request of the window adds at least one item. The
     /// page's `hasMore` says whether the feed went on after it (`false` at the end).
     private func steppedWindow<Item>(
         _ reader: PageReader<Item>, from offset: Int, size: Int, isFirst: Bool, held: [Item], served: Int
@@ -96,7 +97,10 @@ struct OffsetStyle: PaginationStyle {
                     return Producer(value: PageNumberResponse(items: window, totalCount: response?.totalCount))
                 }
                 let end = rest + items.count
-                switch response?.hasMore ?? response?.totalItems.map({ end < $0 }) {
+                // An answer with no item ends the window whatever its body says: a total or a `has_more` that
+                // promises more with nothing served is stale (the feed shrank), and asking the same window
+                // again would get the same answer, request after request.
+                switch items.isEmpty ? false : response?.hasMore ?? response?.totalItems.map({ end < $0 }) {
                 case true?:
                     break
                 case false?:

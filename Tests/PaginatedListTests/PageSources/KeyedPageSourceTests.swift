@@ -70,7 +70,24 @@ struct KeyedPageSourceTests {
         #expect(attempts.values == [1, 2])
     }
 
+    @Test(arguments: [Int.max, Int.min, Int.max / 10 + 1])
+    func arraySourceKeysOfAnyIntLoadAPageWithoutOverflow(_ key: Int) {
+        // A key read back from a store file may be any number.
+        let page = Self.page(ArraySource<Item, Never>(Self.feed, pageSize: 10), at: key)
+        #expect(page != nil)
+    }
+
     // MARK: - PageNumberSource
+
+    @Test(arguments: [Int.max, Int.min])
+    func pageNumberSourceKeysOfAnyIntLoadAPageWithNeighboursWithoutOverflow(_ key: Int) {
+        let source = PageNumberSource<Item, Never>(pageSize: 10) { page, _ in
+            Producer(value: PageNumberResponse(items: [Item(id: 0)], hasMore: true))
+        }
+        let page = Self.page(source, at: key)
+        #expect(page?.items.map(\.id) == [0])
+        #expect(page?.next != nil)
+    }
 
     @Test func pageNumberSourceKeysArePageNumbersAndTheTotalIsKept() {
         let changing = ChangingFeed(count: 25)

@@ -40,6 +40,19 @@ struct OffsetSourceTests {
         #expect(OffsetSource<Item, Never>(limit: .max) { _, _ in Producer(value: []) }.limit == 1 << 30)
     }
 
+    @Test func theLargestStartIsTakenAsTwoToTheFortyAndOpensWithoutOverflow() {
+        let requests = MutableProperty<[[Int]]>([])
+        let source = OffsetSource<Item, Never>(limit: .max, start: .max) { offset, limit in
+            requests.modify { $0.append([offset, limit]) }
+            return Producer(value: [])
+        }
+        #expect(source.start == 1 << 40)
+        let session = drive(source)
+        #expect(requests.value.first == [1 << 40, 1 << 30])
+        #expect(session.items.isEmpty)
+        #expect(session.exhausted)
+    }
+
     @Test func aShortAnswerIsSettledByOneRequestBeyondThePagesBudget() {
         let requests = MutableProperty<[[Int]]>([])
         let feed = ChangingFeed(count: 15)

@@ -26,6 +26,20 @@ struct PageNumberSourceTests {
         #expect(session.exhausted)
     }
 
+    @Test func theLargestNumbersArePagedWithoutOverflow() {
+        let requests = MutableProperty<[Int]>([])
+        let source = PageNumberSource<Item, Never>(firstPageIndex: .max, startPage: .max, pageSize: .max) { page, size in
+            requests.modify { $0.append(page) }
+            return Producer(value: PageNumberResponse(items: [Item(id: page)], totalItems: .max))
+        }
+        #expect(source.firstPageIndex == 1 << 30)
+        #expect(source.startPage == 1 << 31)
+        #expect(source.pageSize == 1 << 30)
+        let session = drive(source, maxLoads: 3)
+        #expect(requests.value == [1 << 31, 1 << 31 + 1, 1 << 31 + 2])
+        #expect(session.items.count == 3)
+    }
+
     @Test func countsPagesFromTheConfiguredFirstIndex() {
         let requests = MutableProperty<[Int]>([])
         let feed = ChangingFeed(count: 25)

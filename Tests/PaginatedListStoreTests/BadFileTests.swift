@@ -86,6 +86,52 @@ struct BadFileContract {
         try Self.expectRefused(path, as: .corrupt)
     }
 
+    @Test(arguments: [99, 50, 16, 6])
+    func aFileCutWithinItsHeaderIsCorruptAndStaysUnchanged(_ length: Int) throws {
+        let folder = TemporaryFolder()
+        let path = try Self.storeFile(folder)
+        try Data(contentsOf: URL(fileURLWithPath: path)).prefix(length).write(to: URL(fileURLWithPath: path))
+        try Self.expectRefused(path, as: .corrupt)
+    }
+
+    @Test func anEmptyFileBesideAWriteAheadLogIsCorruptAndTheLogIsKept() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path()
+        let log = Data((0 ..< 4096).map { UInt8(truncatingIfNeeded: $0) })
+        try Data().write(to: URL(fileURLWithPath: path))
+        try log.write(to: URL(fileURLWithPath: path + "-wal"))
+        try Self.expectRefused(path, as: .corrupt)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")) == log)
+    }
+
+    /// A process killed while its first open wrote the schema (in rollback-journal mode, before the switch to
+    /// WAL) leaves a hot journal: the file was refused as read-only on every later open.
+    @Test func aFileWithTheJournalOfAnUnfinishedTransactionIsRolledBackAndOpens() throws {
+        let folder = TemporaryFolder()
+        let path = try Self.storeFile(folder)
+        try Self.execute("PRAGMA journal_mode = DELETE", at: path)
+        // A transaction in flight: its journal holds the pages it changes. A copy of the file and of the journal
+        // is what a process killed before it deleted its journal leaves behind.
+        let copy = folder.path("copy.sqlite")
+        do {
+            let writer = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+            // A cache of two pages spills: SQLite syncs the journal (writing its magic number, which makes it
+            // "hot" for a reader that finds it without a writer) and writes pages into the file mid-transaction.
+            try writer.execute("""
+                PRAGMA cache_size = 2; BEGIN IMMEDIATE; PRAGMA user_version = 77; CREATE TABLE scratch(x);
+                INSERT INTO scratch SELECT randomblob(2000) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50) SELECT i FROM n)
+                """)
+            let journal = try Data(contentsOf: URL(fileURLWithPath: path + "-journal"))
+            #expect(journal.prefix(4) == Data([0xD9, 0xD5, 0x05, 0xF9]), "the journal is hot")
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            try FileManager.default.copyItem(atPath: path + "-journal", toPath: copy + "-journal")
+            try writer.execute("ROLLBACK")
+        }
+        let store = try PagingStore(path: copy)
+        #expect(store.feed("home", of: Post.self).ids == ids(0 ..< 30))
+        #expect(!FileManager.default.fileExists(atPath: copy + "-journal"))
+    }
+
     @Test func aFileCutInTheMiddleOfAPageIsCorruptAndStaysUnchanged() throws {
         let folder = TemporaryFolder()
         let path = try Self.storeFile(folder)

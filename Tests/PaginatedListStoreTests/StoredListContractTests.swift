@@ -279,6 +279,26 @@ struct RevalidationContract {
         #expect(try openStore(folder.path()).feed("home", of: Post.self).ids == ids(100 ..< 125) + ids(0 ..< 30))
     }
 
+    @Test func aGapFilledByAPageThatOverlapsLosesNoNewItemAndDropsTheRowsTheServerDeleted() throws {
+        let folder = TemporaryFolder()
+        try Self.storedFeed(folder)
+        // 25 new posts on top, and the first two stored ones deleted: the page that closes the gap holds five
+        // new posts, then 2...6; the stored rows 0 and 1 lie where the new ones go.
+        let feed = posts(100 ..< 125) + posts(2 ..< 40)
+        do {
+            let list = storedList(try openStore(folder.path()), remote: TestRemote(posts: feed),
+                                  revalidate: .always(.mergeOnTop(maxPages: 2, onGap: .keepGap)))
+            list.loadNextPage()
+            #expect(list.gap.value == 20)
+        }
+        let remote = TestRemote(posts: feed)
+        let list = storedList(try openStore(folder.path()), remote: remote)
+        for _ in 0 ..< 6 { list.loadNextPage() }
+        #expect(list.ids == ids(100 ..< 125) + ids(2 ..< 30))
+        #expect(remote.requests == [2])
+        #expect(try openStore(folder.path()).feed("home", of: Post.self).ids == ids(100 ..< 125) + ids(2 ..< 30))
+    }
+
     @Test func fillGapWritesThePagesIntoTheGap() throws {
         let folder = TemporaryFolder()
         try Self.storedFeed(folder)

@@ -145,8 +145,10 @@ final class Database: Sendable {
 
     // MARK: - Validation at open
 
-    /// Checks, without writing, that the file at `path` is missing, empty, or this store's at this version
-    /// or an older one, and whole as far as a cheap check can tell: the header's page count against the
+    /// Checks, without writing (except SQLite's rollback of a transaction a crash left unfinished in the
+    /// file's `-journal`), that the file at `path` is missing, empty (with no write-ahead log beside it), or
+    /// this store's at this version or an older one, and whole as far as a cheap check can tell: the header
+    /// (all of its 100 bytes), the header's page count against the
     /// file's size (a truncated file; only without a WAL, which may hold the pages a killed checkpoint had
     /// not copied yet), then SQLite's reading of the header and of the catalogue, the catalogue against the
     /// schema of the file's version (every table, column and index), then each table's first and last
@@ -164,8 +166,16 @@ final class Database: Sendable {
             throw StoreError(kind: .cannotOpen, path: path, message: "a folder, not a file")
         }
         let size = Int(status.st_size)
-        guard size > 0 else { return }
+        guard size > 0 else {
+            // An empty file is a new store, unless a write-ahead log lies beside it: then the file lost its
+            // pages (a failed copy), and opening it would let SQLite delete the log, with the rows it holds.
+            if let log = fileSize(path + "-wal"), log > 0 {
+                throw StoreError(kind: .corrupt, path: path, message: "truncated: the file is empty but its write-ahead log holds \(log) bytes")
+            }
+            return
+        }
         try checkHeader(path: path, size: size)
+        try rollBackHotJournal(path: path)
         let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY)
         let header = try Schema.Header.read(connection)
         if header.isEmpty { return }
@@ -177,6 +187,16 @@ final class Database: Sendable {
                 : "SELECT (SELECT rowid FROM \(table.name) ORDER BY rowid LIMIT 1), (SELECT rowid FROM \(table.name) ORDER BY rowid DESC LIMIT 1)"
             try connection.run(probe)
         }
+    }
+
+    /// Lets SQLite roll back a transaction a process left unfinished in rollback-journal mode (the store's
+    /// first open writes its schema in that mode before it switches to WAL): a read-only connection, which
+    /// the checks use, refuses a file with such a journal (as if it were read-only), on every open. SQLite's
+    /// own recovery, as any connection that may write does it: the file goes back to its last commit.
+    private static func rollBackHotJournal(path: String) throws(StoreError) {
+        guard let journal = fileSize(path + "-journal"), journal > 0 else { return }
+        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+        try connection.run("SELECT count(*) FROM sqlite_master")
     }
 
     /// The file's size, or `nil` if it does not exist.
@@ -195,8 +215,12 @@ final class Database: Sendable {
         defer { try? handle.close() }
         let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
         let magic = Array("SQLite format 3\0".utf8)
-        guard header.count == 100, Array(header[0 ..< 16]) == magic else {
+        guard !header.isEmpty, header.starts(with: magic.prefix(header.count)) else {
             throw StoreError(kind: .notADatabase, path: path, message: "not an SQLite database (\(size) bytes without the SQLite header)")
+        }
+        // The start of an SQLite header, cut short: a truncated store.
+        guard header.count == 100 else {
+            throw StoreError(kind: .corrupt, path: path, message: "truncated: \(size) bytes, shorter than SQLite's 100-byte header")
         }
         func word(_ offset: Int) -> Int {
             header[offset ..< offset + 4].reduce(0) { $0 << 8 | Int($1) }

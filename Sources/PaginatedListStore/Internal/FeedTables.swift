@@ -298,9 +298,10 @@ struct FeedTables {
                            .integer(feed), .integer(position), .integer(page), .integer(item))
     }
 
-    /// Lists the item at `position` unless the feed lists it already; whether it did.
+    /// Lists the item at `position` unless the feed lists it already; whether it did. A position another
+    /// row holds is an error (never ignored: the item would silently not be listed).
     func insertMemberIfNew(feed: Int64, position: Int64, page: Int64, item: Int64) throws(StoreError) -> Bool {
-        try connection.run("INSERT OR IGNORE INTO members(feed, position, page, item) VALUES (?, ?, ?, ?)",
+        try connection.run("INSERT INTO members(feed, position, page, item) VALUES (?, ?, ?, ?) ON CONFLICT(item, feed) DO NOTHING",
                            .integer(feed), .integer(position), .integer(page), .integer(item))
         return connection.changes > 0
     }

@@ -87,7 +87,7 @@ struct PageWriting {
         }
         // Into a gap, the rows the feed lists already are found first: one below the gap closes it (the
         // page's rows go above it). Elsewhere a row listed already is skipped as it is inserted.
-        var overlap: Int64?
+        var overlap: (position: Int64, page: Int64)?
         var candidates = unique
         if fillsGap, let above {
             candidates = []
@@ -96,33 +96,31 @@ struct PageWriting {
                     candidates.append(entry)
                     continue
                 }
-                if let pageRow = try tables.page(listed.page), pageRow.seq > above {
-                    overlap = min(overlap ?? listed.position, listed.position)
+                if let pageRow = try tables.page(listed.page), pageRow.seq > above, listed.position < overlap?.position ?? .max {
+                    overlap = listed
                 }
             }
         }
         var gapBelow = fillsGap
         if fillsGap { record.restructured(name) }
         var removed: [Int64] = []
+        // The rows between the gap and the first one the page lists again are gone from the feed: deleted
+        // before the page's rows are placed there (placed first, a new row could take the position of one of
+        // them, and the stale rows would stay among the new ones).
+        if let overlap { removed += try tables.deleteMembers(of: feed.id, between: low ?? Int64.min, and: overlap.position) }
         let seq = try tables.seq(in: feed.id, after: above, before: below)
         let page = try tables.insertPage(feed: feed.id, seq: seq, links: links, fetchedAt: fetchedAt, gapBelow: false)
-        let positions = try tables.positions(candidates.count, in: feed.id, after: low, before: overlap ?? high)
+        let positions = try tables.positions(candidates.count, in: feed.id, after: low, before: overlap?.position ?? high)
         var fresh: [(row: Int64, index: Int)] = []
-        var lastPosition: Int64?
         for (entry, position) in zip(candidates, positions)
         where try tables.insertMemberIfNew(feed: feed.id, position: position, page: page, item: entry.row) {
             fresh.append(entry)
-            lastPosition = position
         }
         if let gapAbove { try tables.setGapBelow(false, page: gapAbove) }
         if fillsGap {
-            let last = lastPosition ?? low ?? Int64.min
             if let overlap {
-                removed += try tables.deleteMembers(of: feed.id, between: last, and: overlap)
-                let overlapSeq = try tables.connection.integer(
-                    "SELECT p.seq FROM members m JOIN pages p ON p.id = m.page WHERE m.feed = ? AND m.position = ?",
-                    .integer(feed.id), .integer(overlap)) ?? Int64.max
-                try deleteEmptyPages(between: seq, and: overlapSeq)
+                // (By the overlap's page, not its position: placing the rows may have renumbered the feed.)
+                try deleteEmptyPages(between: seq, and: try tables.page(overlap.page)?.seq ?? Int64.max)
                 gapBelow = false
             } else if ends {
                 removed += try tables.deletePages(of: feed.id, seqs: seq + 1 ... Int64.max)

@@ -17,7 +17,10 @@ import Signals
 /// - **The list's** (`init(_:)` with an `HTTPPageSource`, or `source.changeMonitor()`): the version of
 ///   the first page the source last loaded, read at each check. The monitor records nothing itself: it
 ///   keeps answering `true` until the list reloads its first page (a refresh), which records the new
-///   version. No request is made to learn the version: the list's own load gave it.
+///   version. No request is made to learn the version: the list's own load gave it. The source records it
+///   when it reads the first page, before the list applies it: after a refresh that failed on a later page
+///   (or was cut off), the list still holds the old pages while the check answers `false`; retry a failed
+///   refresh without the check.
 ///
 /// A refresh strategy polls it and refreshes the list only when it answers `true`:
 ///

@@ -24,7 +24,8 @@ public enum PaginatedListDiagnostic: Equatable, Sendable {
     /// loading on its own (a page with no items that is not the last loads the next at once, up to a bound
     /// per command, so that a list whose observers wait for new items is never stranded and never loops).
     /// The next `loadNextPage()` (or prefetch request) goes on from where it stopped. Also reported by a
-    /// `.mergeOnTop` refresh whose pages all came back empty: it stops, and the list stays as it was.
+    /// `.mergeOnTop` refresh that loaded that many empty pages in a row: it stops there, applying the pages
+    /// that held items as when its budget is spent (the list stays as it was when none did).
     case emptyPagesLimitReached(count: Int)
     /// A page failed with an error that says the same request cannot succeed (`RetryAdvice.doNotRetry`,
     /// an HTTP 404, say): the view model's `AutomaticRetry` does not retry it; `loadNextPage()` does.

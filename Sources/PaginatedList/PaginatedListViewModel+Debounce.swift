@@ -7,15 +7,14 @@ extension PaginatedListViewModel {
     /// For UIs that send many triggers for one intent (scroll events, repeated key presses). The load
     /// itself runs as a command on the view model's scheduler, as `loadNextPage()` does. Stops when the
     /// returned disposable is disposed (a trigger still waiting is dropped), when `triggers` terminates
-    /// (after a trigger still waiting is acted on, if it completed), or when the view model is released.
-    /// Holds the view model weakly; the observation of `triggers` is held by `triggers` until then.
+    /// (after a trigger still waiting is acted on, if it completed), or, once the view model is released,
+    /// at the next burst's end (as `refresh(whenever:ifOlderThan:policy:on:)` stops at the next trigger).
+    /// Holds the view model weakly; the observation of `triggers` is held by `triggers` until it stops.
     @discardableResult
     public func loadNextPage(
         whenever triggers: Signal<Void, Never>, debounce interval: Duration, on scheduler: any DateScheduler
     ) -> any Disposable {
-        Producer(triggers).debounce(interval, on: scheduler).startWithValues { [weak core] _ in
-            core?.submit(.loadNextPage)
-        }
+        Self.observe(triggers, debounce: interval, on: scheduler, submitting: { _ in .loadNextPage }, to: core)
     }
 
     /// Calls `loadPagesIfNeeded(visibleIndex:prefetchDistance:)` with the last row of each burst of
@@ -31,8 +30,23 @@ extension PaginatedListViewModel {
         visibleIndices: Signal<Int, Never>, prefetchDistance: Int = 5,
         debounce interval: Duration, on scheduler: any DateScheduler
     ) -> any Disposable {
-        Producer(visibleIndices).debounce(interval, on: scheduler).startWithValues { [weak core] row in
-            core?.submit(.loadIfNeeded(PrefetchRequest(visibleIndex: row, prefetchDistance: prefetchDistance)))
+        Self.observe(visibleIndices, debounce: interval, on: scheduler, submitting: { row in
+            .loadIfNeeded(PrefetchRequest(visibleIndex: row, prefetchDistance: prefetchDistance))
+        }, to: core)
+    }
+
+    /// Submits the command `command` makes of the last value of each burst of `triggers` to `core`, held
+    /// weakly; the first burst to end after `core` is released ends the observation.
+    private static func observe<Trigger: Sendable>(
+        _ triggers: Signal<Trigger, Never>, debounce interval: Duration, on scheduler: any DateScheduler,
+        submitting command: @escaping @Sendable (Trigger) -> ViewModelStorage<Item, Failure>.Command,
+        to core: ViewModelStorage<Item, Failure>
+    ) -> any Disposable {
+        let observation = SerialDisposable()
+        observation.inner = Producer(triggers).debounce(interval, on: scheduler).startWithValues { [weak core] trigger in
+            guard let core else { return observation.dispose() }
+            core.submit(command(trigger))
         }
+        return observation
     }
 }

@@ -42,7 +42,24 @@ struct PrefetchRequest: Equatable, Sendable {
         var shifted = self
         let (moved, overflow) = first.addingReportingOverflow(delta)
         shifted.first = overflow ? first : max(moved, 0)
-        if reach != .max { shifted.reach = max(reach + delta, -1) }
+        shifted.reach = Self.shift(reach, by: delta)
         return shifted
+    }
+
+    /// The same rows after an edit inserted (`delta` > 0) or removed (`delta` < 0) items at `row`: the rows
+    /// below the edit move, those above it stay.
+    @usableFromInline
+    func edited(at row: Int, by delta: Int) -> PrefetchRequest {
+        if delta > 0 ? row <= first : row < first { return shifted(by: delta) }
+        var edited = self
+        if row <= reach { edited.reach = Self.shift(reach, by: delta) }
+        return edited
+    }
+
+    /// `reach` moved by `delta`, saturating: `.max` (no bound) stays, and it never goes below -1.
+    private static func shift(_ reach: Int, by delta: Int) -> Int {
+        guard reach != .max else { return .max }
+        let (moved, overflow) = reach.addingReportingOverflow(delta)
+        return overflow ? (delta > 0 ? .max : -1) : max(moved, -1)
     }
 }

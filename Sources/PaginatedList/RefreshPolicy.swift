@@ -8,9 +8,9 @@ public enum RefreshPolicy: Equatable, Sendable {
     /// item already held (it *overlaps*), then splices the new items above the held ones, updates the held
     /// items that came back in place, and removes the held items above the overlap that the feed no
     /// longer has. If no page within `maxPages` overlaps, `onGap` decides what happens to the held items.
-    /// Pages with no items do not count towards `maxPages`; if ten in a row come back empty before any
-    /// holds an item, the refresh stops, the list stays as it was, and the view model reports
-    /// `PaginatedListDiagnostic.emptyPagesLimitReached`.
+    /// Pages with no items do not count towards `maxPages`; ten in a row stop the refresh, and the view
+    /// model reports `PaginatedListDiagnostic.emptyPagesLimitReached`: the pages that held items are applied
+    /// as when the budget is spent (`onGap`), and when none did, the list stays as it was.
     /// Overlaps are found by id: for items that are not `Identifiable`, it acts as `.replace`.
     case mergeOnTop(maxPages: Int, onGap: GapPolicy)
     /// Reloads as many pages from the top as the list holds, in order; when the last lands, the list

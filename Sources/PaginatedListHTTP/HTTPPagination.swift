@@ -66,7 +66,8 @@ public struct HTTPPagination: Sendable {
     ///
     /// The list opens at page `startPage` (`nil`: `firstPage`; a number below `firstPage` opens there, one
     /// more than 2^30 pages after it opens 2^30 pages after it); the pages before it, down to `firstPage`,
-    /// come with `loadPreviousPage()`. A start page past the end
+    /// come with `loadPreviousPage()`. As `PageNumberSource` takes them, `firstPage` is taken within ±2^30
+    /// and `pageSize` as at most 2^30. A start page past the end
     /// (empty, or answered with a status of `pastEndStatuses` while page `firstPage` answers) opens an
     /// empty list, complete at both ends.
     public static func pageNumber(

@@ -16,7 +16,8 @@ import PaginatedList
 ///
 /// **Opening.** `init(path:now:)` creates the file, or opens it after checking it is this store's (its
 /// `application_id`) at this schema version or an older one (its `user_version`; an older file is migrated
-/// in place, in one transaction). Any other file is a `StoreError` and is left byte for byte as it was.
+/// in place, in one transaction). Any other file is a `StoreError` and is left byte for byte as it was, once
+/// SQLite has rolled back a transaction a crash left unfinished in the file's `-journal` (if any).
 ///
 /// **Threading.** `Sendable`: use it from any thread. One connection writes, on a serial queue, in
 /// `BEGIN IMMEDIATE` transactions; one connection reads, on another; the file is in WAL mode, so reads

@@ -94,6 +94,27 @@ struct PrefetchTests {
         #expect(viewModel.items.value.count == 13)
     }
 
+    @Test func aRememberedRowMovesWithTheItemsAnEditInsertsAboveIt() {
+        let source = QuerySource()
+        let viewModel = PaginatedListViewModel<Hit, TestError>(scheduler: ImmediateScheduler()) { source.firstPage("a") }
+        viewModel.loadNextPage()
+        source.lastRun.deliver(20)
+        viewModel.loadPagesIfNeeded(visibleIndex: 19, prefetchDistance: 5)      // page 2 loading, row 19 remembered
+        viewModel.insert((0 ..< 10).map { Hit(query: "new", n: $0) }, at: 0)   // the user's row is now 29
+        source.lastRun.deliver(3)                                                // 33 rows: 3 below row 29
+        #expect(source.runs.count == 3, "the next page started by itself")
+    }
+
+    @Test func aRememberedRowNearIntMaxSaturatesWhenAnEditInsertsAboveIt() {
+        let source = QuerySource()
+        let viewModel = PaginatedListViewModel<Hit, TestError>(scheduler: ImmediateScheduler()) { source.firstPage("a") }
+        viewModel.loadNextPage()
+        source.lastRun.deliver(20)
+        viewModel.loadPagesIfNeeded(visibleIndex: .max - 10, prefetchDistance: 5)
+        viewModel.insert((0 ..< 20).map { Hit(query: "new", n: $0) }, at: 0)
+        #expect(viewModel.items.value.count == 40)
+    }
+
     @Test func theRememberedRowIsDroppedWhenTheNewEndIsBeyondTheDistance() {
         let source = ScriptedSource()
         let viewModel = makeViewModel(source)

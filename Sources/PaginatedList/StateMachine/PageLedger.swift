@@ -122,6 +122,16 @@ struct PageLedger<Record> {
         rebuildTree()
     }
 
+    /// Removes page `page` (0 ..< `pageCount`): the pages below it move up one. O(slots), as `insert`.
+    mutating func remove(atPage page: Int) {
+        precondition(page >= 0 && page < pageCount, "PageLedger.remove at page \(page) of \(pageCount)")
+        defer { _checkInvariants() }
+        for slot in (_low + page) ..< (_high - 1) { _slots[slot] = _slots[slot + 1].take() }
+        _high -= 1
+        _slots[_high] = nil
+        if isEmpty { removeAll() } else { rebuildTree() }
+    }
+
     @usableFromInline
     mutating func removeAll() {
         _slots = []

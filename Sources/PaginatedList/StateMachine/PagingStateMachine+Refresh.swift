@@ -132,8 +132,11 @@ extension PagingStateMachine {
     @usableFromInline
     mutating func refreshRetryDue(of failedLoad: LoadID) -> [Action] {
         defer { _checkInvariants() }
-        guard case let .failed(_, progress, step, retryOf) = refresh, retryOf == failedLoad else { return [] }
+        guard case .failed(_, var progress, let step, let retryOf) = refresh, retryOf == failedLoad else { return [] }
         let actions = cutOffEdges()
+        // Pages the user loaded while the retry waited are held too: a reload reloads them (else the last
+        // reloaded page would end the list above them).
+        if case .reloadAll = progress.mode { progress.pagesToReload = Swift.max(progress.pagesToReload, ledger.pageCount) }
         switch step {
         case let .page(pending):
             return actions + startRefreshPage(progress, pending)
@@ -240,14 +243,13 @@ extension PagingStateMachine {
                 return (replaceAll(with: progress.fresh), nil)
             }
             // Pages with no items do not count towards the budget (they put nothing above the held items),
-            // up to `maxEmptyPagesInARow` in a row; when every page loaded was empty, the list stays as it was.
+            // up to `maxEmptyPagesInARow` in a row, which stop the refresh (reported): the pages that held
+            // items are applied as when the budget is spent; when none did, the list stays as it was.
             let holding = progress.fresh.count { !$0.items.isEmpty }
             let emptyInARow = progress.fresh.reversed().prefix { $0.items.isEmpty }.count
             if holding < Swift.max(maxPages, 1), emptyInARow < Self.maxEmptyPagesInARow { return ([], (progress, next)) }
-            if holding == 0 {
-                report = .emptyPagesLimitReached(count: emptyInARow)
-                return ([], nil)
-            }
+            if emptyInARow >= Self.maxEmptyPagesInARow { report = .emptyPagesLimitReached(count: emptyInARow) }
+            if holding == 0 { return ([], nil) }
             switch onGap {
             case .replace: return (replaceAll(with: progress.fresh), nil)
             case .keepGap: return (openGap(above: progress.fresh, continuation: next, budget: Swift.max(maxPages, 1)), nil)
@@ -278,9 +280,12 @@ extension PagingStateMachine {
         var changes: [ItemListChange] = []
         for page in pages {
             let added = store.append(page.items)
-            ledger.append(count: Self.insertedCount(added), record: page.record)
+            // A page that added no item holds no place in the list (as an append's): it would only take a
+            // slot of `maxPages`. When none added any, the first is kept: an empty list still has its top.
+            if Self.insertedCount(added) > 0 { ledger.append(count: Self.insertedCount(added), record: page.record) }
             changes += added
         }
+        if ledger.isEmpty { ledger.append(count: 0, record: pages.first!.record) }
         droppedAbove = []
         droppedBelow = []
         gap = nil
@@ -352,6 +357,14 @@ extension PagingStateMachine {
             removeFromLedger(start ..< overlap)
             noteGap(after: removed)
             changes += removed
+            if start > 0 {
+                // The pages below the gap the removal emptied go (as the pages emptied above the overlap at
+                // the top do, below): they hold nothing, and would take slots of `maxPages`.
+                let end = ledger.page(holding: start) ?? ledger.pageCount
+                for page in (Swift.min(pageAtStart, end) ..< end).reversed() where ledger[page].count == 0 {
+                    ledger.remove(atPage: page)
+                }
+            }
         }
         if start == 0 {
             // The pages emptied above the overlap go too: the fresh pages are the top now, and a drop must
@@ -526,17 +539,21 @@ extension PagingStateMachine {
         let fresh = pages.flatMap(\.items)
         let inserted = store.insert(fresh, at: 0)
         let count = Self.insertedCount(inserted)
-        for page in pages.reversed() {
-            ledger.prepend(count: 0, record: page.record)
-        }
-        // Each fresh page holds its own items (after de-duplication within the fresh ones, in order).
+        // Each fresh page holds its own items (after de-duplication within the fresh ones, in order); a page
+        // left with none gets no ledger page (as an append's).
         var remaining = count
-        for (index, page) in pages.enumerated() {
+        var shares: [Int] = []
+        for page in pages {
             let share = Swift.min(remaining, store.deduplicated(page.items).count)
-            ledger.adjust(page: index, by: share)
+            shares.append(share)
             remaining -= share
         }
-        if remaining > 0 { ledger.adjust(page: 0, by: remaining) }
+        if remaining > 0, let first = shares.indices.first(where: { shares[$0] > 0 }) ?? shares.indices.first {
+            shares[first] += remaining
+        }
+        for (page, share) in zip(pages, shares).reversed() where share > 0 {
+            ledger.prepend(count: share, record: page.record)
+        }
         changes += inserted
         droppedAbove = []
         settleEdges(top: pages.first?.record, bottom: nil)
@@ -549,9 +566,9 @@ extension PagingStateMachine {
     /// the gap and goes on (within the budget), or, at the end of the feed, removes the items below.
     ///
     /// The page is a page of the ledger of its own, between the pages above the gap and those below, so
-    /// that `maxPages` drops it and loads it again by its own request, and `.reloadAll` counts it. It is
-    /// put right after the last page holding an item above the gap (a page emptied by edits at the gap's
-    /// edge is taken to lie below it). With `maxPages`, the pages then held beyond it are dropped at the
+    /// that `maxPages` drops it and loads it again by its own request, and `.reloadAll` counts it (a page
+    /// that adds no item gets none, as an append's). It is put right after the last page holding an item
+    /// above the gap (a page emptied by edits at the gap's edge is taken to lie below it). With `maxPages`, the pages then held beyond it are dropped at the
     /// bottom, as after any refresh: the held items below the gap go first, and once they are all gone
     /// the gap closes and the list goes on from where the filling got to.
     private mutating func fill(with page: FreshPage, progress: RefreshProgress) -> ([ItemListChange], NextRefreshPage?) {
@@ -567,14 +584,17 @@ extension PagingStateMachine {
             removeFromLedgerBottom(from: open.index)
             gap = nil
             let appended = store.append(page.items)
-            ledger.append(count: Self.insertedCount(appended), record: page.record)
+            if Self.insertedCount(appended) > 0 { ledger.append(count: Self.insertedCount(appended), record: page.record) }
             changes += appended
             droppedBelow = []
             setEdge(.append, .complete)
             return (dropPagesAfterRefresh(after: changes), nil)
         }
         let inserted = store.insert(page.items, at: open.index)
-        ledger.insert(count: Self.insertedCount(inserted), record: page.record, atPage: pageAtGap)
+        // A page that added no item gets no ledger page (its `next` goes on in the gap's continuation).
+        if Self.insertedCount(inserted) > 0 {
+            ledger.insert(count: Self.insertedCount(inserted), record: page.record, atPage: pageAtGap)
+        }
         noteGap(after: inserted)
         gap?.continuation = next
         let changes = dropPagesAfterRefresh(after: inserted)

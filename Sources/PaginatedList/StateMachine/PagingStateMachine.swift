@@ -84,6 +84,9 @@ struct PagingStateMachine<Item, Failure: Error> {
         @usableFromInline var prefetch: PrefetchRequest?
         /// How many empty pages in a row led to this load without a command in between.
         @usableFromInline var emptyPagesInARow = 0
+        /// Whether `request` is the dependency's first page, made for this load (`firstPageMade`): the page
+        /// that opens the list.
+        @usableFromInline var opensList = false
 
         @inlinable
         init(
@@ -260,6 +263,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         if let (direction, pending) = edge(loading: load) {
             var made = pending
             made.request = .producer(producer)
+            made.opensList = true
             setEdge(direction, .loading(made, load))
         } else if case .loading(let progress, var pending, load) = refresh {
             pending.request = .producer(producer)
@@ -444,6 +448,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         if let page = ledger.page(holding: index) { ledger.adjust(page: page, by: -1) }
         let changes = store.remove(at: index)
         noteGap(after: changes)
+        shiftPrefetch(after: changes)
         return [transition(changes)]
     }
 
@@ -453,6 +458,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         defer { _checkInvariants() }
         let changes = store.insert(batch, at: index)
         attributeInsertions(in: changes)
+        shiftPrefetch(after: changes)
         return changes.isEmpty ? [] : [transition(changes)]
     }
 
@@ -612,7 +618,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         guard let retry else { return (failed, nil, []) }
         let draw = Double.random(in: 0 ... 1, using: &generator)
         let decision = retry.decision(after: error, failures: failed.failures, draw: draw)
-        if isOffline, decision != .stop(.cannotSucceed) {
+        if isOffline, retry.maxRetries > 0, decision != .stop(.cannotSucceed) {
             // Offline: not the page's fault. Retried as soon as the connectivity is back, uncounted.
             failed.failures = pending.failures
             return (failed, load, [.report(.waitingForConnectivity), .scheduleRetry(kind, of: load, after: .zero)])
@@ -692,21 +698,39 @@ struct PagingStateMachine<Item, Failure: Error> {
 
     // MARK: - Pages
 
-    /// Shifts the prefetch requests both edges remember by `delta` rows (items inserted or removed above).
+    /// Shifts the prefetch requests both edges remember by `delta` rows (items inserted or removed above;
+    /// `at`: by an edit at that row, which moves only the rows below it).
     @usableFromInline
-    mutating func shiftPrefetch(by delta: Int) {
+    mutating func shiftPrefetch(by delta: Int, at row: Int? = nil) {
         guard delta != 0 else { return }
+        func moved(_ request: PrefetchRequest?) -> PrefetchRequest? {
+            guard let request else { return nil }
+            return row.map { request.edited(at: $0, by: delta) } ?? request.shifted(by: delta)
+        }
         for direction in [Direction.prepend, .append] {
             switch edge(direction) {
             case .ready(var pending) where pending.prefetch != nil:
-                pending.prefetch = pending.prefetch?.shifted(by: delta)
+                pending.prefetch = moved(pending.prefetch)
                 setEdge(direction, .ready(pending))
             case .loading(var pending, let load) where pending.prefetch != nil:
-                pending.prefetch = pending.prefetch?.shifted(by: delta)
+                pending.prefetch = moved(pending.prefetch)
                 setEdge(direction, .loading(pending, load))
             case .failed(let error, var pending, let retryOf) where pending.prefetch != nil:
-                pending.prefetch = pending.prefetch?.shifted(by: delta)
+                pending.prefetch = moved(pending.prefetch)
                 setEdge(direction, .failed(error, pending, retryOf: retryOf))
+            default: break
+            }
+        }
+    }
+
+    /// Moves the remembered prefetch requests by what an edit's `changes` inserted and removed.
+    @usableFromInline
+    mutating func shiftPrefetch(after changes: [ItemListChange]) {
+        guard append.remembersPrefetch || prepend.remembersPrefetch else { return }
+        for change in changes {
+            switch change {
+            case let .inserted(range), let .appended(range): shiftPrefetch(by: range.count, at: range.lowerBound)
+            case let .removed(offsets): for offset in offsets.reversed() { shiftPrefetch(by: -1, at: offset) }
             default: break
             }
         }
@@ -797,6 +821,15 @@ struct PagingStateMachine<Item, Failure: Error> {
     func isRefreshing(_ load: LoadID) -> Bool {
         if case .loading(_, _, load) = refresh { return true }
         return false
+    }
+
+    /// Whether `load` is the append of the list's first page (after creation or `reset()`, or its retry),
+    /// items inserted by edits meanwhile or not.
+    @usableFromInline
+    func isLoadingFirstPage(_ load: LoadID) -> Bool {
+        guard case let .loading(pending, loading) = append, loading == load, droppedBelow.isEmpty else { return false }
+        if case .firstPage = pending.request { return true }
+        return pending.opensList
     }
 
     /// Whether `load` is a page of a refresh that loads the top of the list: any refresh but `fillGap()`,

@@ -219,8 +219,11 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             run(machine.reset())
             run(machine.loadNextPage())
         case let .event(load, event):
-            // A page that may load the top: the first since a reset, or a refresh's (not a gap's fill, below it).
-            let mayLoadTop = if case .value = event { machine.ledger.isEmpty || machine.isRefreshingTop(load) } else { false }
+            // A page that may load the top: the first since a reset (also when edits inserted items before it
+            // landed), or a refresh's (not a gap's fill, below it).
+            let mayLoadTop = if case .value = event {
+                machine.ledger.isEmpty || machine.isLoadingFirstPage(load) || machine.isRefreshingTop(load)
+            } else { false }
             if let keeper, case .value = event, machine.isRefreshing(load) {
                 kept(by: keeper, .refresh, orElse: { machine.receive(.failed($0), of: load) }) {
                     $0.receive(event, of: load)

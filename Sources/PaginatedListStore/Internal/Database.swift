@@ -16,7 +16,8 @@ import Signals
 /// itself): checked.
 ///
 /// **Opening.** Before anything writes to the file, a read-only connection checks that the file is this
-/// store's (`validate(path:)`): an error there leaves the file as it was.
+/// store's (`validate(path:)`): an error there leaves the file as it was (once SQLite rolled back a
+/// transaction a crash left unfinished in its `-journal`, if any).
 final class Database: Sendable {
     let path: String
     private let writer: ConfinedConnection
@@ -165,6 +166,9 @@ final class Database: Sendable {
         guard status.st_mode & S_IFMT != S_IFDIR else {
             throw StoreError(kind: .cannotOpen, path: path, message: "a folder, not a file")
         }
+        // First: a commit killed part-way may have left the file shorter (or longer) than its header says.
+        try rollBackHotJournal(path: path)
+        guard stat(path, &status) == 0 else { return }
         let size = Int(status.st_size)
         guard size > 0 else {
             // An empty file is a new store, unless a write-ahead log lies beside it: then the file lost its
@@ -175,7 +179,6 @@ final class Database: Sendable {
             return
         }
         try checkHeader(path: path, size: size)
-        try rollBackHotJournal(path: path)
         let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READONLY)
         let header = try Schema.Header.read(connection)
         if header.isEmpty { return }

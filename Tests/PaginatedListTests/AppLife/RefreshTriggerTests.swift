@@ -29,6 +29,18 @@ struct RefreshTriggerTests {
         #expect(source.runs.count == 2)
     }
 
+    @Test func itemsInsertedBeforeTheFirstPageLandedDoNotHideItsLanding() {
+        let source = QuerySource()
+        let clock = TestScheduler()
+        let (viewModel, trigger, _) = triggered(source, clock: clock)
+        viewModel.insert([Hit(query: "draft", n: 0)], at: 0)   // an optimistic post while the first page loads
+        source.lastRun.deliver()
+        clock.advance(by: .seconds(60))
+        trigger.send(value: ())
+        #expect(viewModel.loadStates.value.refresh == .loading)
+        #expect(source.runs.count == 2)
+    }
+
     @Test func aTriggerBeforeTheIntervalDoesNothing() {
         let source = QuerySource()
         let clock = TestScheduler()

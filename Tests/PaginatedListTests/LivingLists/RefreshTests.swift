@@ -110,6 +110,32 @@ struct RefreshTests {
         source.lastRun.deliver(2)
         #expect(viewModel.items.value.map(\.id) == ["a#0", "a#1"])
     }
+
+    @Test func anAutomaticRetryOfAFailedReloadAllReloadsThePagesLoadedWhileItWaited() {
+        let source = QuerySource()
+        let timer = TestScheduler()
+        let policy = RetryPolicy(maxRetries: 3, initialDelay: .seconds(1), multiplier: 2, maxDelay: .seconds(60), jitter: 0)
+        let viewModel = PaginatedListViewModel<Hit, TestError>(scheduler: ImmediateScheduler(),
+                                                              retry: AutomaticRetry(policy, on: timer)) { source.firstPage("a") }
+        for _ in 0 ..< 2 {
+            viewModel.loadNextPage()
+            source.lastRun.deliver()
+        }
+        viewModel.refresh(.reloadAll)
+        source.lastRun.deliver()
+        source.lastRun.fail()
+        // While the retry waits, the user scrolls on: two more pages.
+        for _ in 0 ..< 2 {
+            viewModel.loadNextPage()
+            source.lastRun.deliver()
+        }
+        let shown = viewModel.items.value.map(\.id)
+        #expect(shown.count == 12)
+        timer.advance(by: .seconds(1))
+        for _ in 0 ..< 3 { source.lastRun.deliver() }
+        #expect(viewModel.loadStates.value.refresh == .idle)
+        #expect(viewModel.items.value.map(\.id) == shown)
+    }
 }
 
 @Suite("16-17. Merge on top, gaps, reload all")
@@ -263,6 +289,65 @@ struct MergeOnTopTests {
         viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
         #expect(ids(viewModel) == [7, 8, 1, 2, 3, 4])
         #expect(viewModel.gap.value == 2)
+    }
+
+    @Test func anEmptyPageTheFillLoadsTakesNoSlotOfMaxPages() {
+        var fresh = false
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: 4) {
+            fresh ? postChain([[100, 101], [], [102, 103], [1, 2]]) : postChain([[1, 2], [3, 4], [5, 6]])
+        }
+        for _ in 0 ..< 3 { viewModel.loadNextPage() }
+        fresh = true
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        #expect(ids(viewModel) == [100, 101, 1, 2, 3, 4, 5, 6])
+        viewModel.fillGap()   // one page (the budget): the empty one
+        #expect(ids(viewModel) == [100, 101, 1, 2, 3, 4, 5, 6])
+        #expect(viewModel.gap.value == 2)
+    }
+
+    @Test func aReplaceAfterEmptyPagesKeepsThePagesThatHoldItemsWithinMaxPages() {
+        var fresh = false
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: 2) {
+            fresh ? postChain([[], [], [7, 8], [9, 10], [11, 12]]) : postChain([[1, 2], [3, 4]])
+        }
+        viewModel.loadNextPage()
+        viewModel.loadNextPage()
+        fresh = true
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .replace))
+        #expect(ids(viewModel) == [7, 8, 9, 10])
+        #expect(!viewModel.exhausted.value)
+    }
+
+    @Test func tenEmptyPagesInARowAfterAPageWithItemsStopTheRefreshAndAreReported() {
+        var fresh = false
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) {
+            fresh ? postChain([[7, 8]] + Array(repeating: [], count: 10) + [[1, 2]]) : postChain([[1, 2], [3, 4]])
+        }
+        viewModel.loadNextPage()
+        viewModel.loadNextPage()
+        fresh = true
+        let diagnostics = Recorder(viewModel.diagnostics)
+        viewModel.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap))
+        #expect(ids(viewModel) == [7, 8, 1, 2, 3, 4])
+        #expect(viewModel.gap.value == 2)
+        #expect(diagnostics.values == [.emptyPagesLimitReached(count: 10)])
+    }
+
+    @Test func aFillThatClosesItsGapDropsThePagesItEmptiedFromMaxPages() {
+        let feed = ScriptedFeed(ids: Array(1 ... 12), size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 4, maxPages: 5)
+        feed.edit { posts in
+            posts.removeFirst(4)   // 1...4 deleted,
+            posts.insert(contentsOf: [FeedPost(id: 100), FeedPost(id: 101)], at: 0)   // two new on top
+        }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        #expect(ids(viewModel) == [100, 101] + Array(1 ... 8))
+        viewModel.fillGap()
+        #expect(ids(viewModel) == [100, 101, 5, 6, 7, 8])
+        #expect(viewModel.gap.value == nil)
+        viewModel.loadNextPage()   // four pages held, not six: nothing to drop
+        #expect(ids(viewModel) == [100, 101, 5, 6, 7, 8, 9, 10])
+        #expect(replayer.mirror == Array(viewModel.items.value))
     }
 
     @Test func aMergeOnTopRefreshWhosePagesAreAllEmptyKeepsTheListAndReportsIt() {

@@ -568,9 +568,10 @@ extension PagingStateMachine {
     /// The page is a page of the ledger of its own, between the pages above the gap and those below, so
     /// that `maxPages` drops it and loads it again by its own request, and `.reloadAll` counts it (a page
     /// that adds no item gets none, as an append's). It is put right after the last page holding an item
-    /// above the gap (a page emptied by edits at the gap's edge is taken to lie below it). With `maxPages`, the pages then held beyond it are dropped at the
-    /// bottom, as after any refresh: the held items below the gap go first, and once they are all gone
-    /// the gap closes and the list goes on from where the filling got to.
+    /// above the gap (a page emptied by edits at the gap's edge is taken to lie below it). With
+    /// `maxPages`, the pages then held beyond it are dropped at the bottom, as after any refresh: the held
+    /// items below the gap go first, and once they are all gone the gap closes and the list goes on from
+    /// where the filling got to.
     private mutating func fill(with page: FreshPage, progress: RefreshProgress) -> ([ItemListChange], NextRefreshPage?) {
         guard let open = gap else { return ([], nil) }
         var progress = progress

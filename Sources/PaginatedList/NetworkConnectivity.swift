@@ -19,8 +19,8 @@ import Signals
 /// Monitors from creation until it is released (`NWPathMonitor.cancel()`): keep it for as long as its
 /// properties are watched (a stored property of the screen or the app). `isConnected` and `reconnections`
 /// do not keep it alive: taken from a temporary (`NetworkConnectivity().isConnected`), they stop at once,
-/// `isConnected` staying `true`. Updates arrive on a private queue. `isConnected` starts `true` (optimistic, so the first load is not held back) and follows the
-/// path's status from its first update on.
+/// `isConnected` staying `true`. Updates arrive on a private queue. `isConnected` starts `true`
+/// (optimistic, so the first load is not held back) and follows the path's status from its first update on.
 public final class NetworkConnectivity {
     /// `true` while the current network path is satisfied (it can carry traffic).
     public let isConnected: Property<Bool>

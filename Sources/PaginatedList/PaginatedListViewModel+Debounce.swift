@@ -43,7 +43,8 @@ extension PaginatedListViewModel {
         to core: ViewModelStorage<Item, Failure>
     ) -> any Disposable {
         let observation = SerialDisposable()
-        observation.inner = Producer(triggers).debounce(interval, on: scheduler).startWithValues { [weak core] trigger in
+        let debounced = Producer(triggers).debounce(interval, on: scheduler)
+        observation.inner = debounced.startWithValues { [weak core] trigger in
             guard let core else { return observation.dispose() }
             core.submit(command(trigger))
         }

@@ -136,7 +136,9 @@ extension PagingStateMachine {
         let actions = cutOffEdges()
         // Pages the user loaded while the retry waited are held too: a reload reloads them (else the last
         // reloaded page would end the list above them).
-        if case .reloadAll = progress.mode { progress.pagesToReload = Swift.max(progress.pagesToReload, ledger.pageCount) }
+        if case .reloadAll = progress.mode {
+            progress.pagesToReload = Swift.max(progress.pagesToReload, ledger.pageCount)
+        }
         switch step {
         case let .page(pending):
             return actions + startRefreshPage(progress, pending)
@@ -247,7 +249,9 @@ extension PagingStateMachine {
             // items are applied as when the budget is spent; when none did, the list stays as it was.
             let holding = progress.fresh.count { !$0.items.isEmpty }
             let emptyInARow = progress.fresh.reversed().prefix { $0.items.isEmpty }.count
-            if holding < Swift.max(maxPages, 1), emptyInARow < Self.maxEmptyPagesInARow { return ([], (progress, next)) }
+            if holding < Swift.max(maxPages, 1), emptyInARow < Self.maxEmptyPagesInARow {
+                return ([], (progress, next))
+            }
             if emptyInARow >= Self.maxEmptyPagesInARow { report = .emptyPagesLimitReached(count: emptyInARow) }
             if holding == 0 { return ([], nil) }
             switch onGap {
@@ -350,7 +354,9 @@ extension PagingStateMachine {
     /// The new items inserted at `start` belong to the fresh pages that brought them: at the top, those
     /// pages are put above the held ones; at a gap, they are put in the ledger at `pageAtStart` (the page
     /// after the last one above the gap). New items after a held one belong to its page.
-    private mutating func merge(_ pages: [FreshPage], at start: Int, overlap: Int, pageAtStart: Int = 0) -> [ItemListChange] {
+    private mutating func merge(
+        _ pages: [FreshPage], at start: Int, overlap: Int, pageAtStart: Int = 0
+    ) -> [ItemListChange] {
         var changes: [ItemListChange] = []
         if overlap > start {
             let removed = store.remove(offsets: Array(start ..< overlap))

@@ -138,6 +138,20 @@ struct RefreshTests {
     }
 }
 
+/// A view model of posts whose dependency serves `held` first (every page of it loaded here), then `fresh`
+/// (what a refresh loads).
+private func postsLoaded(held: [[Int]], fresh: [[Int]], maxPages: Int? = nil) -> PostViewModel {
+    let calls = Locked(0)
+    let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: maxPages) {
+        postChain(calls.withLock { calls in
+            calls += 1
+            return calls == 1
+        } ? held : fresh)
+    }
+    for _ in held { viewModel.loadNextPage() }
+    return viewModel
+}
+
 @Suite("16-17. Merge on top, gaps, reload all")
 struct MergeOnTopTests {
     @Test func newItemsGoAboveTheOverlapAndHeldItemsThatCameBackAreUpdatedInPlace() {
@@ -279,25 +293,15 @@ struct MergeOnTopTests {
     }
 
     @Test func mergeOnTopCountsOnlyPagesHoldingItemsTowardsItsBudget() {
-        var fresh = false
-        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) {
-            fresh ? postChain([[], [7, 8], [9, 10], [1, 2]]) : postChain([[1, 2], [3, 4]])
-        }
-        viewModel.loadNextPage()
-        viewModel.loadNextPage()
-        fresh = true
+        let viewModel = postsLoaded(held: [[1, 2], [3, 4]], fresh: [[], [7, 8], [9, 10], [1, 2]])
         viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
         #expect(ids(viewModel) == [7, 8, 1, 2, 3, 4])
         #expect(viewModel.gap.value == 2)
     }
 
     @Test func anEmptyPageTheFillLoadsTakesNoSlotOfMaxPages() {
-        var fresh = false
-        let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: 4) {
-            fresh ? postChain([[100, 101], [], [102, 103], [1, 2]]) : postChain([[1, 2], [3, 4], [5, 6]])
-        }
-        for _ in 0 ..< 3 { viewModel.loadNextPage() }
-        fresh = true
+        let viewModel = postsLoaded(held: [[1, 2], [3, 4], [5, 6]], fresh: [[100, 101], [], [102, 103], [1, 2]],
+                                    maxPages: 4)
         viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
         #expect(ids(viewModel) == [100, 101, 1, 2, 3, 4, 5, 6])
         viewModel.fillGap()   // one page (the budget): the empty one
@@ -306,26 +310,14 @@ struct MergeOnTopTests {
     }
 
     @Test func aReplaceAfterEmptyPagesKeepsThePagesThatHoldItemsWithinMaxPages() {
-        var fresh = false
-        let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: 2) {
-            fresh ? postChain([[], [], [7, 8], [9, 10], [11, 12]]) : postChain([[1, 2], [3, 4]])
-        }
-        viewModel.loadNextPage()
-        viewModel.loadNextPage()
-        fresh = true
+        let viewModel = postsLoaded(held: [[1, 2], [3, 4]], fresh: [[], [], [7, 8], [9, 10], [11, 12]], maxPages: 2)
         viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .replace))
         #expect(ids(viewModel) == [7, 8, 9, 10])
         #expect(!viewModel.exhausted.value)
     }
 
     @Test func tenEmptyPagesInARowAfterAPageWithItemsStopTheRefreshAndAreReported() {
-        var fresh = false
-        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) {
-            fresh ? postChain([[7, 8]] + Array(repeating: [], count: 10) + [[1, 2]]) : postChain([[1, 2], [3, 4]])
-        }
-        viewModel.loadNextPage()
-        viewModel.loadNextPage()
-        fresh = true
+        let viewModel = postsLoaded(held: [[1, 2], [3, 4]], fresh: [[7, 8]] + Array(repeating: [], count: 10) + [[1, 2]])
         let diagnostics = Recorder(viewModel.diagnostics)
         viewModel.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap))
         #expect(ids(viewModel) == [7, 8, 1, 2, 3, 4])
@@ -351,13 +343,7 @@ struct MergeOnTopTests {
     }
 
     @Test func aMergeOnTopRefreshWhosePagesAreAllEmptyKeepsTheListAndReportsIt() {
-        var fresh = false
-        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) {
-            fresh ? postChain(Array(repeating: [], count: 12) + [[1, 2]]) : postChain([[1, 2], [3, 4]])
-        }
-        viewModel.loadNextPage()
-        viewModel.loadNextPage()
-        fresh = true
+        let viewModel = postsLoaded(held: [[1, 2], [3, 4]], fresh: Array(repeating: [], count: 12) + [[1, 2]])
         let diagnostics = Recorder(viewModel.diagnostics)
         let sends = Recorder(viewModel.items.signal)
         viewModel.refresh(.mergeOnTop(maxPages: 3, onGap: .keepGap))

@@ -32,18 +32,19 @@ extension Signal {
             /// What `event` does with a `.value`, without building and matching an `Event` (fused
             /// operators chain these, one call per stage).
             @usableFromInline let value: (Value) -> Void
-            /// A fused stage's: keeps an object alive until the run it sends into terminates (the next
-            /// stage's, down to the run's input). `nil` for other closure observers.
-            @usableFromInline let keepAlive: ((AnyObject) -> Void)?
+            /// A fused stage's: the observer it sends into (the next stage's, down to the run's input), which
+            /// keeps an object alive until the run terminates. `nil` for other closure observers. (A
+            /// reference, not a closure: no allocation per stage and run.)
+            @usableFromInline let keepAliveTarget: (any KeepingAlive)?
 
             @inlinable
             init(
                 event: @escaping (Event<Value, Failure>) -> Void, value: @escaping (Value) -> Void,
-                keepAlive: ((AnyObject) -> Void)? = nil
+                keepAliveTarget: (any KeepingAlive)? = nil
             ) {
                 self.event = event
                 self.value = value
-                self.keepAlive = keepAlive
+                self.keepAliveTarget = keepAliveTarget
             }
         }
 
@@ -60,14 +61,14 @@ extension Signal {
         }
 
         /// A closure observer whose values take `values` (which must do what `action` does with them);
-        /// `keepAlive`, a fused stage's (see `Forwarding.keepAlive`).
+        /// `keepAliveTarget`, a fused stage's (see `Forwarding.keepAliveTarget`).
         @inlinable
         init(
             forwarding action: @escaping (Event<Value, Failure>) -> Void, values: @escaping (Value) -> Void,
-            keepAlive: ((AnyObject) -> Void)? = nil
+            keepAliveTarget: (any KeepingAlive)? = nil
         ) {
             self.unretainedCore = nil
-            self.unretainedForwarding = .passRetained(Forwarding(event: action, value: values, keepAlive: keepAlive))
+            self.unretainedForwarding = .passRetained(Forwarding(event: action, value: values, keepAliveTarget: keepAliveTarget))
         }
 
         /// The core of the signal this is the input of, or `nil` for a closure observer.
@@ -146,7 +147,7 @@ extension Signal {
             if let core {
                 core.keepAlive(object)
             } else {
-                unretainedForwarding.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.keepAlive?(object) }
+                unretainedForwarding.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.keepAliveTarget?.keepAlive(object) }
             }
         }
 
@@ -168,3 +169,12 @@ extension Signal {
 // The target is a lock-guarded signal core, or a closure that is `@Sendable` when a user supplied it
 // (the package's own forwarding closures capture only `@Sendable` transforms and observers).
 extension Signal.Observer: @unchecked Sendable where Value: Sendable {}
+
+/// What a fused stage's observer hands `keepAliveUntilTerminated()` on to: the observer it sends into.
+@usableFromInline
+protocol KeepingAlive: AnyObject {
+    /// Keeps `object` alive until the stream this sends into terminates.
+    func keepAlive(_ object: AnyObject)
+}
+
+extension Signal.Observer: KeepingAlive {}

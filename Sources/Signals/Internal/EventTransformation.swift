@@ -75,7 +75,7 @@ struct EventTransformation<Value, Failure: Error, Output, OutputFailure: Error> 
             } else if case let .value(value) = event {
                 onValue(value)
             }
-        }, values: onValue, keepAlive: { downstream.keepAlive($0) })
+        }, values: onValue, keepAliveTarget: downstream)
     }
 }
 

@@ -154,7 +154,7 @@ struct AppLifeGuideTests {
     }
 
     @Test func offlineAFailedPageWaitsForTheNetworkAndTheReconnectionRefreshesAStaleList() {
-        let online = MutableProperty(true)   // on Apple platforms: NetworkConnectivity().isConnected
+        let online = MutableProperty(true)   // on Apple platforms: the isConnected of a NetworkConnectivity kept by the app
         let retry = AutomaticRetry(RetryPolicy(maxRetries: 5), on: clock, connectivity: Property(online))
         let feed = PaginatedListViewModel<Repo, SearchError>(scheduler: scheduler, retry: retry) {
             api.repos(matching: "")

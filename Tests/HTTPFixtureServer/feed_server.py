@@ -70,7 +70,8 @@ Control endpoints (GET or POST; answer JSON):
                                          from position Q (0), each clamped to the feed: a feed that changes
                                          while it is paged; insert=0&delete=0 stops it
   /control/fault?kind=K&times=T[&after=A] the T feed requests after the next A (0 by default) fail as K:
-                                         500, 429 (Retry-After: 1), 429-long (Retry-After: 60), malformed,
+                                         500, 429 (Retry-After: 1), 429-long (Retry-After: 60),
+                                         429-hour (Retry-After: 3600), malformed,
                                          truncated (the page's headers, half its body, then close),
                                          drop (the connection closes with no answer),
                                          content-type (a text/html page with status 200),
@@ -532,6 +533,8 @@ class Handler(BaseHTTPRequestHandler):
             return 429, {"Retry-After": "1"}, json.dumps({"error": "too many requests"}).encode()
         if fault == "429-long":
             return 429, {"Retry-After": "60"}, json.dumps({"error": "too many requests"}).encode()
+        if fault == "429-hour":
+            return 429, {"Retry-After": "3600"}, json.dumps({"error": "too many requests"}).encode()
         if fault == "malformed":
             return 200, validators, b'{"items": [{"id": 1, "title": "Item 1"'
         if fault == "content-type":

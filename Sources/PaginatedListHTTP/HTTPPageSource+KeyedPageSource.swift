@@ -9,7 +9,8 @@ import Signals
 public enum HTTPPageKey: Codable, Hashable, Sendable {
     /// A page of the page-number style: its number, as the server counts.
     case page(Int)
-    /// A window of the offset style: its offset (the window holds the style's `limit` items from there).
+    /// A window of the offset style: its offset (the window holds the style's `limit` items from there; an
+    /// offset beyond 2^40 is taken as 2^40, one below `1 - limit` as `1 - limit`: the window ending at the first item).
     case offset(Int)
     /// A page of a style that follows the server (`.cursor`, `.startingAfter`, `.nextURL`, `.linkHeader`):
     /// its URL, the cursor or link included.

@@ -211,6 +211,19 @@ import Testing
         let query = try #require(origin.requests.first?.query)
         #expect(query.contains("offset=1099511627776") || query.contains("page=1073741825"), "\(query)")
     }
+
+    // 8. A keyed offset window at a key near `Int.max` (read back from a store file) trapped on overflow
+    //    when its page was built; a key far below the top asked for a window of a negative size.
+    @Test(arguments: [(Int.max, "offset=1099511627776&limit=20"), (Int.min, "offset=0&limit=1")])
+    func aStoredOffsetKeyOutOfRangeAsksForTheNearestWindowWithoutATrap(_ key: Int, _ expectedQuery: String) async throws {
+        let origin = StubOrigin()
+        origin.answer(.init(body: Data(#"{"items": [{"id": 1}]}"#.utf8)))
+        let source = HTTPPageSource<PlainRow>(client: origin.client(), url: origin.url(), paging: .offset(limit: 20))
+        let page = try #require(try await source.page(at: .offset(key)).first())
+        #expect(page.items.count == 1)
+        let query = try #require(origin.requests.first?.query)
+        #expect(query == expectedQuery)
+    }
 }
 
 extension Result {

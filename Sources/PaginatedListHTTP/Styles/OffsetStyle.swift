@@ -153,11 +153,14 @@ struct OffsetStyle: PaginationStyle {
     /// status of `pastEndStatuses` is an empty one (for the first page at a `start` past the end, when
     /// offset 0 answers). A short window steps up by what it held, so that the window above ends where it
     /// begins even under a cap (overlapping items are kept once by the list).
+    ///
+    /// A key's offset is bounded as `start` is, at 2^40, and below at the window that holds the feed's
+    /// first item and `limit - 1` above it: a key read back from a store file can hold any number.
     func keyedPage<Item>(at key: HTTPPageKey?, _ reader: PageReader<Item>) -> Producer<KeyedPage<Item, HTTPPageKey>, HTTPError>? {
         let offset: Int
         switch key {
         case nil: offset = start
-        case let .offset(keyOffset)?: offset = keyOffset
+        case let .offset(keyOffset)?: offset = min(max(keyOffset, 1 - limit), 1 << 40)
         case .page?, .url?: return nil
         }
         let isFirst = key == nil

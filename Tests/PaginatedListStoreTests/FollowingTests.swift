@@ -150,6 +150,24 @@ struct FollowingContract {
         #expect(shallow.ids == ids(0 ..< 25) + [500] + ids(25 ..< 30))
     }
 
+    @Test func aRememberedPrefetchRowMovesWithRowsAnotherListInsertsAboveIt() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let remote = TestRemote(count: 45)
+        let parked = storedList(store, remote: remote)
+        parked.loadNextPage()
+        parked.loadNextPage()
+        let editor = openList(store, pages: 1)
+        remote.setHolding(true)
+        parked.loadPagesIfNeeded(visibleIndex: 19, prefetchDistance: 10)     // page 3 held, row 19 remembered
+        #expect(remote.requests == [nil, 1, 2])
+        editor.list.insert(posts(100 ..< 110), at: 0)                          // the user's row is now 29
+        #expect(parked.ids == ids(100 ..< 110) + ids(0 ..< 20))
+        remote.release()                                                        // 40 rows: row 29 reaches 39
+        #expect(parked.ids.count == 40)
+        #expect(remote.requests == [nil, 1, 2, 3], "the next page started by itself")
+    }
+
     @Test func anInsertThroughTheFeedAtTheTopOfAHeldPageGoesIntoThatPage() throws {
         let folder = TemporaryFolder()
         let store = try openStore(folder.path())

@@ -154,6 +154,7 @@ extension PagingStateMachine {
         if !updatedOffsets.isEmpty { changes.append(.updated(updatedOffsets)) }
         guard !changes.isEmpty else { return [] }
         noteGap(after: changes)
+        shiftPrefetch(after: changes)
         return [transition(changes)]
     }
 
@@ -219,6 +220,7 @@ extension PagingStateMachine {
         for (page, count) in counts.enumerated() { ledger.adjust(page: page, by: count - ledger[page].count) }
         guard !changes.isEmpty else { return [] }
         noteGap(after: changes)
+        shiftPrefetch(after: changes)
         return [transition(changes)]
     }
 

@@ -110,9 +110,12 @@ struct PrefetchTests {
         let viewModel = PaginatedListViewModel<Hit, TestError>(scheduler: ImmediateScheduler()) { source.firstPage("a") }
         viewModel.loadNextPage()
         source.lastRun.deliver(20)
-        viewModel.loadPagesIfNeeded(visibleIndex: .max - 10, prefetchDistance: 5)
-        viewModel.insert((0 ..< 20).map { Hit(query: "new", n: $0) }, at: 0)
+        viewModel.loadPagesIfNeeded(visibleIndex: .max - 10, prefetchDistance: 5)   // page 2 loading
+        viewModel.insert((0 ..< 20).map { Hit(query: "new", n: $0) }, at: 0)         // the row moves past .max
         #expect(viewModel.items.value.count == 40)
+        source.lastRun.deliver(3)
+        // Saturated at the largest row, the request still reaches past the end: a wrapped one would not.
+        #expect(source.runs.count == 3, "the next page started by itself")
     }
 
     @Test func theRememberedRowIsDroppedWhenTheNewEndIsBeyondTheDistance() {

@@ -418,22 +418,22 @@ extension PagingStateMachine {
         }
         for index in order where !runs[index].items.isEmpty {
             let run = runs[index]
-            let at = run.anchor.map { store.position(ofKey: $0)! + 1 } ?? start
-            let inserted = store.insert(run.items.map(\.item), at: at)
+            let row = run.anchor.map { store.position(ofKey: $0)! + 1 } ?? start
+            let inserted = store.insert(run.items.map(\.item), at: row)
             if run.anchor == nil {
                 // The new items at `start` belong to the fresh pages that brought them.
                 var perPage: [Int: Int] = [:]
                 for entry in run.items { perPage[entry.page, default: 0] += 1 }
-                let at = start == 0 ? 0 : pageAtStart
+                let ledgerPage = start == 0 ? 0 : pageAtStart
                 for pageIndex in perPage.keys.sorted(by: >) {
                     if start == 0 {
                         ledger.prepend(count: perPage[pageIndex]!, record: pages[pageIndex].record)
                     } else {
-                        ledger.insert(count: perPage[pageIndex]!, record: pages[pageIndex].record, atPage: at)
+                        ledger.insert(count: perPage[pageIndex]!, record: pages[pageIndex].record, atPage: ledgerPage)
                     }
                 }
                 let extra = Self.insertedCount(inserted) - run.items.count
-                if extra != 0, !ledger.isEmpty { ledger.adjust(page: at, by: extra) }
+                if extra != 0, !ledger.isEmpty { ledger.adjust(page: ledgerPage, by: extra) }
                 noteGap(after: inserted)
             } else {
                 attributeInsertions(in: inserted)

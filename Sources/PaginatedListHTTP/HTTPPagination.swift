@@ -54,9 +54,10 @@ public struct HTTPPagination: Sendable {
     /// Page numbers: `?page=P&limit=pageSize`, the first page numbered `firstPage`.
     ///
     /// The list ends at an empty page, when the total says the page was the last — `totalItems` or
-    /// `totalPages` when given (then required in every body), else `total`, `total_count`, `total_items`,
-    /// `count`, `meta.total`, `meta.count`, `total_pages`, `page_count` or `meta.total_pages` if the body
-    /// has one — or at a page shorter than the page size the server serves when nothing says more follow.
+    /// `totalPages` when given (then required in every body, a count of 0 or more: else the page fails with
+    /// `.decoding`), else `total`, `total_count`, `total_items`, `count`, `meta.total`, `meta.count`,
+    /// `total_pages`, `page_count` or `meta.total_pages` if the body has one (a negative number is no
+    /// total) — or at a page shorter than the page size the server serves when nothing says more follow.
     /// A total, a non-null `next` (Django REST framework, `links.next` of JSON:API, Laravel's
     /// `next_page_url`) or a `true` `has_more` keeps a short page from ending the list: the server capped
     /// the page size (see `PageNumberSource`). `sizeParameter: nil` sends no page size.
@@ -91,7 +92,8 @@ public struct HTTPPagination: Sendable {
     /// the list.
     ///
     /// A window shorter than asked ends the list only when nothing says more follow: a total (`count`,
-    /// `total`, `total_count`, `total_items`, `meta.total`, `meta.count`) beyond it, a non-null `next`
+    /// `total`, `total_count`, `total_items`, `meta.total`, `meta.count`; a negative number is no total)
+    /// beyond it, a non-null `next`
     /// (Django REST framework's `LimitOffsetPagination`, `links.next`, `next_page_url`) or a `true`
     /// `has_more` say the server capped the limit; without them the next request settles it. Over
     /// `Identifiable` items the source then asks no more than the server serves; stepping, it asks for the

@@ -212,6 +212,34 @@ import Testing
         #expect(query.contains("offset=1099511627776") || query.contains("page=1073741825"), "\(query)")
     }
 
+    // 9. A page-number body with a total near `Int.min` that says more follow trapped on overflow (the items
+    //    it promised, counted from the total); a negative total is no total.
+    @Test(arguments: ["-9223372036854775808", "-1"])
+    func aNegativeTotalIsNoTotalAndDoesNotTrap(_ total: String) async throws {
+        let origin = StubOrigin()
+        let full = (1 ... 20).map { #"{"id": \#($0)}"# }.joined(separator: ", ")
+        origin.answer(.init(body: Data(#"{"items": [\#(full)], "total": \#(total), "has_more": true}"#.utf8)),
+                      .init(body: Data(#"{"items": [{"id": 21}], "total": \#(total), "has_more": false}"#.utf8)))
+        let source = HTTPPageSource<PlainRow>(client: origin.client(), url: origin.url(), paging: .pageNumber(pageSize: 20))
+        let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        #expect(await loadNextPage(list) == .idle)
+        #expect(list.totalCount.value == nil, "not shown")
+        #expect(await loadNextPage(list) == .complete)
+        #expect(list.items.value.count == 21)
+        #expect(list.lastError.value == nil)
+    }
+
+    @Test func aNegativeTotalAtTheKeyASourceNamesFailsThePageAsUndecodable() async throws {
+        let origin = StubOrigin()
+        origin.answer(.init(body: Data(#"{"items": [{"id": 1}], "count": -3}"#.utf8)))
+        let source = HTTPPageSource<PlainRow>(client: origin.client(), url: origin.url(),
+                                              paging: .pageNumber(pageSize: 20, totalItems: "count"))
+        let list = PaginatedListViewModel(dependency: source, scheduler: ImmediateScheduler())
+        _ = await loadNextPage(list)
+        #expect(list.items.value.isEmpty)
+        #expect(list.lastError.value?.kind == .decoding)
+    }
+
     // 8. A keyed offset window at a key near `Int.max` (read back from a store file) trapped on overflow
     //    when its page was built; a key far below the top asked for a window of a negative size.
     @Test(arguments: [(Int.max, "offset=1099511627776&limit=20"), (Int.min, "offset=0&limit=1")])

@@ -6,7 +6,8 @@ extension ArraySource: KeyedPageSource {
     /// the pages around it. `failure` is asked as for a chain, with `attempt` counting the starts of this
     /// producer. Keeps every item: a keyed page is loaded from its key alone.
     public func page(at key: Int?) -> Producer<KeyedPage<Item, Int>, Failure> {
-        // A key read from a store may be any number: one whose page starts beyond `Int` opens past the end.
+        // A key read from a store may be any number: one past the last page (its start beyond `Int` too) opens
+        // at the last page, as a `start` past the end does; a negative one at the first.
         let opening = key.map { key in
             let (offset, overflow) = key.multipliedReportingOverflow(by: pageSize)
             return overflow ? (key < 0 ? 0 : .max) : offset

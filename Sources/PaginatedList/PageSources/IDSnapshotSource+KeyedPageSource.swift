@@ -40,10 +40,13 @@ extension IDSnapshotSource: KeyedPageSource where Item.ID: Codable {
     /// `previous` is always `nil`. Keeps every item: a keyed page is loaded from its key alone. The first
     /// page says the feed's total (the snapshot's distinct ids less those it found deleted); the pages of a
     /// key say none (they know nothing of the pages before them), so the first page's total stays shown.
+    /// A key's index is taken within the snapshot: a negative one as 0, one past the end as the end (an
+    /// empty last page). A key read back from a store may hold any number.
     public func page(at key: IDSnapshotPageKey<Item.ID>?) -> Producer<KeyedPage<Item, IDSnapshotPageKey<Item.ID>>, Failure> {
         Producer<Outcome, Failure> { [self] observer, lifetime in
             if let key {
-                let position = Position(ids: key.ids, index: key.index, deduplication: .none, growth: 1, served: ServedSize(),
+                let index = min(max(key.index, 0), key.ids.count)
+                let position = Position(ids: key.ids, index: index, deduplication: .none, growth: 1, served: ServedSize(),
                                         tally: nil)
                 batch(Progress(position: position), observer, lifetime)
                 return

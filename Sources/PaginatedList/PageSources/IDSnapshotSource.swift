@@ -44,7 +44,7 @@ where Item.ID: Sendable {
     /// Fetches the items with `ids` (in any order; missing ones are skipped).
     public typealias FetchItems = @Sendable (_ ids: [Item.ID]) -> Producer<[Item], Failure>
 
-    /// The number of IDs whose items a page asks for.
+    /// The number of IDs whose items a page asks for (at most 2^30: a larger `batchSize` is taken as 2^30).
     public let batchSize: Int
     /// The most item requests one page may make (filling after missing items).
     public let maxRequestsPerPage: Int
@@ -52,12 +52,13 @@ where Item.ID: Sendable {
     private let fetchItems: FetchItems
 
     /// A source that snapshots the feed's IDs with `fetchIDs` and pages over them in batches of
-    /// `batchSize`, fetching the items with `fetchItems`.
+    /// `batchSize` (at most 2^30), fetching the items with `fetchItems`.
     public init(batchSize: Int, maxRequestsPerPage: Int = 4, fetchIDs: @escaping FetchIDs,
                 fetchItems: @escaping FetchItems) {
         precondition(batchSize > 0, "IDSnapshotSource: batchSize must be positive")
         precondition(maxRequestsPerPage > 0, "IDSnapshotSource: maxRequestsPerPage must be positive")
-        self.batchSize = batchSize
+        // Bounded as `PageNumberSource` bounds its page size, so that no index plus batch can overflow.
+        self.batchSize = min(batchSize, 1 << 30)
         self.maxRequestsPerPage = maxRequestsPerPage
         self.fetchIDs = fetchIDs
         self.fetchItems = fetchItems

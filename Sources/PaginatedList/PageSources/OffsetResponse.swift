@@ -5,7 +5,7 @@
 /// more remains: servers that cap the page size (GitHub's `per_page` ≤ 100, DRF's `max_limit`) serve fewer
 /// items than asked, without an error. `totalItems` and `hasMore` settle a short window at once (and a
 /// window that reaches the total ends the list without a request for an empty one); without them the
-/// source settles it with its next request.
+/// source settles it with its next request. A negative total is taken as not said.
 public struct OffsetResponse<Item> {
     /// The window's items, in feed order.
     public var items: [Item]
@@ -28,9 +28,9 @@ public struct OffsetResponse<Item> {
 
     /// Whether the server says items follow position `end` (just after the window's last item, for a
     /// window read from `offset` with `end = offset + items.count`): `hasMore` if it says, else whether the
-    /// total lies beyond `end`; `nil` when it says neither.
+    /// total lies beyond `end`; `nil` when it says neither (a negative total says nothing).
     func more(after end: Int) -> Bool? {
-        hasMore ?? totalItems.map { end < $0 }
+        hasMore ?? totalItems.flatMap { $0 < 0 ? nil : end < $0 }
     }
 }
 

@@ -4,7 +4,7 @@
 /// `PageNumberSource` ends the list at an empty page, when `hasMore` is `false`, when `totalPages` or
 /// `totalItems` says the page was the last, or at a page shorter than the server's page size when nothing
 /// says more remains. A total or `hasMore` that says more remain keeps a short page from ending the list:
-/// the server capped the page size.
+/// the server capped the page size. A negative total is taken as not said.
 public struct PageNumberResponse<Item> {
     /// The items of the page, in order.
     public var items: [Item]
@@ -29,6 +29,18 @@ public struct PageNumberResponse<Item> {
         self.totalItems = totalItems
         self.hasMore = hasMore
         self.totalCount = totalCount
+    }
+}
+
+extension PageNumberResponse {
+    /// The response with a negative `totalPages` or `totalItems` taken as not said: a server's nonsense
+    /// neither ends nor extends the list (nor overflows what the source counts from it).
+    var withoutNegativeTotals: Self {
+        guard (totalPages ?? 0) < 0 || (totalItems ?? 0) < 0 else { return self }
+        var response = self
+        if let totalPages, totalPages < 0 { response.totalPages = nil }
+        if let totalItems, totalItems < 0 { response.totalItems = nil }
+        return response
     }
 }
 

@@ -135,6 +135,7 @@ public struct PageNumberSource<Item: Sendable, Failure: Error>: PaginatedListDep
     private func neighbours(
         _ place: Place, _ role: PageChainRole, _ response: PageNumberResponse<Item>, kept: [Item]
     ) -> PageNeighbours<Place> {
+        let response = response.withoutNegativeTotals
         let (number, course) = (place.number, place.course)
         // Going back towards the start page, a page loads its neighbour again (the start page as such,
         // knowing what the pages below it learned of the server's page size).

@@ -37,10 +37,10 @@ extension ReadPage {
         return flag
     }
 
-    /// The integer at `path` (required): a total.
+    /// The count at `path` (required: an integer, 0 or more): a total.
     func total(_ path: JSONPath) throws(HTTPError) -> Int {
         guard let value = values[path] else { throw missing(path, "the total") }
-        guard let integer = value.integer else { throw wrong(path, "an integer", value) }
+        guard let integer = value.integer, integer >= 0 else { throw wrong(path, "a count (an integer, 0 or more)", value) }
         return integer
     }
 
@@ -111,9 +111,10 @@ enum FeedExtent {
     /// The keys looked at for whether more follow: a boolean, or the next page's URL (`null`: none).
     static let more: [JSONPath] = ["has_more", "next", "links.next", "next_page_url"]
 
-    /// The first integer the body of `page` holds at one of `paths`.
+    /// The first count (an integer, 0 or more) the body of `page` holds at one of `paths`: a negative
+    /// number is no total.
     static func first<Item>(_ paths: [JSONPath], in page: ReadPage<Item>) -> Int? {
-        paths.lazy.compactMap { page.values[$0]?.integer }.first
+        paths.lazy.compactMap { page.values[$0]?.integer }.first { $0 >= 0 }
     }
 
     /// Whether the body of `page` says pages follow: a boolean `has_more`, or the first of the next-page

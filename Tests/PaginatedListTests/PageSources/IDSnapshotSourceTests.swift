@@ -100,6 +100,28 @@ struct IDSnapshotSourceTests {
         #expect(second.value?.totalCount == nil)
     }
 
+    @Test(arguments: [(Int.min, [0, 1, 2, 3, 4]), (-1, [0, 1, 2, 3, 4]), (Int.max, []), (12, [])])
+    func aKeyOfAnIndexOutOfTheSnapshotLoadsTheNearestPageWithoutATrap(_ index: Int, _ expected: [Int]) {
+        // A key read back from a store file may hold any index.
+        let source = Self.source(ChangingFeed(count: 12), batchSize: 5)
+        let page = MutableProperty<KeyedPage<Item, IDSnapshotPageKey<Item.ID>>?>(nil)
+        source.page(at: IDSnapshotPageKey(ids: Array(0 ..< 12), index: index)).startWithValues { page.value = $0 }
+        #expect(page.value?.items.map(\.id) == expected)
+        #expect((page.value?.next == nil) == expected.isEmpty, "past the end: the last page")
+    }
+
+    @Test func aBatchSizeBeyondTwoToTheThirtiethIsTakenAsThatAndPagesACappingServerWithoutATrap() {
+        // 1,000 IDs, a server that serves at most 100 items a request, in order.
+        let source = IDSnapshotSource<Item, Never>(
+            batchSize: .max,
+            fetchIDs: { Producer(value: Array(0 ..< 1_000)) },
+            fetchItems: { ids in Producer(value: ids.prefix(100).map(Item.init(id:))) })
+        #expect(source.batchSize == 1 << 30)
+        let session = drive(source, maxLoads: 20)
+        #expect(session.items.map(\.id) == Array(0 ..< 1_000))
+        #expect(session.exhausted)
+    }
+
     /// A source over `ids` whose server no longer has `gone(request)` (the request's number, from 0).
     static func source(_ ids: [Int], batchSize: Int, gone: @escaping @Sendable (Int) -> Set<Int>) -> IDSnapshotSource<Item, Never> {
         let requests = MutableProperty(0)

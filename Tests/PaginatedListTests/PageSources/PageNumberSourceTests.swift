@@ -40,6 +40,19 @@ struct PageNumberSourceTests {
         #expect(session.items.count == 3)
     }
 
+    @Test(arguments: [Int.min, -1])
+    func aNegativeTotalIsTakenAsNotSaidAndDoesNotTrap(_ total: Int) {
+        // Full pages that say "more" with a nonsense total: the total neither ends the list nor overflows.
+        let source = PageNumberSource<Item, Never>(pageSize: 10) { page, size in
+            let ids = (page - 1) * size ..< min(page * size, 25)
+            return Producer(value: PageNumberResponse(items: ids.map { Item(id: $0) }, totalPages: total, totalItems: total,
+                                                      hasMore: page * size < 25 ? true : nil))
+        }
+        let session = drive(source, maxLoads: 10)
+        #expect(session.items.map(\.id) == Array(0 ..< 25))
+        #expect(session.exhausted)
+    }
+
     @Test func countsPagesFromTheConfiguredFirstIndex() {
         let requests = MutableProperty<[Int]>([])
         let feed = ChangingFeed(count: 25)

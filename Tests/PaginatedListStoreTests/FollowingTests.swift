@@ -433,4 +433,45 @@ struct AnotherWriterContract {
         #expect(home.ids == [900] + ids(0 ..< 9))
         #expect(home.replays)
     }
+
+    @Test func aCheckThatFailsLeavesTheOtherConnectionsWriteForTheNextCheck() throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store)
+        try openStore(folder.path()).update(Post(id: 2, title: "from the extension"))
+        // The check's second read fails once (a view in the writer's own temporary schema shadows the table).
+        try store.database.withWriter { connection throws(StoreError) in
+            try connection.execute("CREATE TEMP VIEW pending_edits AS SELECT abs(-9223372036854775807 - 1) AS item")
+        }
+        #expect(throws: StoreError.self) { try store.checkForChanges() }
+        try store.database.withWriter { connection throws(StoreError) in try connection.execute("DROP VIEW temp.pending_edits") }
+        #expect(try store.checkForChanges())
+        #expect(home.list.items.value[2].title == "from the extension")
+    }
+
+    @Test(arguments: [true, false])
+    func anEditOverPagesAnotherConnectionDeletedFailsAndKeepsItsWrite(_ inserts: Bool) throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let home = openList(store, pages: 2)
+        let diagnostics = MutableProperty<[PaginatedListDiagnostic]>([])
+        home.list.diagnostics.observeValues { diagnostic in diagnostics.modify { $0.append(diagnostic) } }
+        do {
+            let other = try openStore(folder.path())
+            let writer = storedList(other, remote: TestRemote(posts: [Post(id: 900)] + posts(0 ..< 9)))
+            writer.loadNextPage()
+            writer.refresh(.replace)   // the pages home holds are deleted, items 9 ..< 20 with them
+        }
+        // Before `checkForChanges()` brings the other write: the edit cannot be written row by row.
+        if inserts {
+            home.list.insert([Post(id: 700)], at: 15)
+        } else {
+            home.list.update(id: 15) { $0.likes += 1 }
+        }
+        #expect(diagnostics.value.contains { if case .editNotStored = $0 { true } else { false } })
+        #expect(store.feed("home", of: Post.self).ids == [900] + ids(0 ..< 9), "the other connection's write stays")
+        try store.checkForChanges()
+        #expect(home.ids == [900] + ids(0 ..< 9))
+        #expect(home.replays)
+    }
 }

@@ -260,6 +260,32 @@ struct MutationTests {
         #expect(feed.post(3)?.likes == 1)
     }
 
+    @Test func aRefreshWhosePendingItemNoLongerDecodesIsNotWrittenAndTheListStaysAsTheFileDoes() throws {
+        let folder = TemporaryFolder()
+        let send = HeldSend()
+        do {
+            let store = try openStore(folder.path())
+            _ = openList(store)
+            let run = store.feed("home", of: Post.self).mutate(id: 3, like, send: send.send).start()
+            _ = Unmanaged.passRetained(run as AnyObject)   // the process ends before the send answers
+        }
+        do {
+            // The edit's shown value no longer decodes (the app's `Post` changed since).
+            let connection = try SQLiteConnection(path: folder.path(), flags: SQLITE_OPEN_READWRITE)
+            try connection.execute(#"UPDATE pending_edits SET shown = CAST('{"broken": true}' AS BLOB)"#)
+        }
+        let store = try openStore(folder.path())
+        let list = storedList(store, remote: TestRemote(posts: posts(0 ..< 35, title: "new")))
+        list.loadNextPage()
+        list.refresh(.replace)
+        guard case .failed(.store) = list.loadStates.value.refresh else {
+            Issue.record("the refresh did not fail with a store error: \(list.loadStates.value.refresh)")
+            return
+        }
+        #expect(list.items.value[0] == Post(id: 0), "the list stays as it was")
+        #expect(store.feed("home", of: Post.self).post(0) == Post(id: 0), "and so does the file: the write rolled back")
+    }
+
     @Test func rollbackRestoresTheServersValueInEveryOpenListAfterARelaunch() throws {
         let folder = TemporaryFolder()
         do {

@@ -248,6 +248,24 @@ struct RevalidationContract {
         #expect(remote.requests == [nil])
     }
 
+    @Test func aMergeOnTopRefreshThatDropsPagesByMaxPagesKeepsTheStoredPagesBelow() throws {
+        let folder = TemporaryFolder()
+        try Self.storedFeed(folder)                                            // pages of 0 ..< 30 stored
+        let store = try openStore(folder.path())
+        let remote = TestRemote(posts: posts(100 ..< 101) + posts(0 ..< 40))
+        let list = storedList(store, remote: remote, maxPages: 2)
+        list.loadNextPage()
+        list.loadNextPage()
+        #expect(list.ids == ids(0 ..< 20))
+        list.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))              // [100] on top, a page dropped below
+        #expect(list.ids == [100] + ids(0 ..< 10))
+        #expect(store.feed("home", of: Post.self).ids == [100] + ids(0 ..< 30), "the pages below stay stored")
+        remote.setFailing(true)
+        list.loadNextPage()                                                    // offline: read back from the store
+        #expect(list.lastError.value == nil)
+        #expect(list.ids.suffix(10) == ids(10 ..< 20))
+    }
+
     @Test func mergeOnTopOverAFeedOfOnePageWritesTheNewItemsAboveIt() throws {
         let folder = TemporaryFolder()
         storedList(try openStore(folder.path()), remote: TestRemote(count: 40)).loadNextPage()

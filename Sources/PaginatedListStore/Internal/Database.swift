@@ -58,13 +58,16 @@ final class Database: Sendable {
     /// window (delivered before this returns, unless another thread is delivering).
     func checkForChanges() throws(StoreError) -> Bool {
         let version = try writer.run { connection throws(StoreError) in try connection.integer("PRAGMA data_version") ?? 0 }
+        guard dataVersion.withLock({ $0 != version }) else { return false }
+        // The other writer may have started or settled optimistic edits. Read before the version is taken
+        // as seen: a failed read leaves the change for the next check to find.
+        let hasPendingRows = try writer.run { connection throws(StoreError) in try Self.hasPendingRows(connection) }
         let changed = dataVersion.withLock { last in
             defer { last = version }
             return last != version
         }
-        guard changed else { return false }
-        // The other writer may have started or settled optimistic edits.
-        pending.noteRows(try writer.run { connection throws(StoreError) in try Self.hasPendingRows(connection) })
+        guard changed else { return false }   // another thread's check took it
+        pending.noteRows(hasPendingRows)
         bus.externalWrite()
         bus.drain()
         return true

@@ -4,13 +4,16 @@ import PaginatedList
 /// Writing what a refresh or an edit changed, before the list shows it (`PageKeeper.persist(_:)`).
 ///
 /// **A refresh** is written as the window the list holds after it, in one transaction: the pages held before
-/// (and, unless the new window still starts or ends with the same stored page, every stored page above or
-/// below them) are replaced by the pages held after, with their keys, their items (a refresh's items are
-/// written; the others keep their rows) and the gap, if one is open. So `.replace` leaves the feed its new
-/// first page only, and deletes the old rows only in the transaction that writes it; `.mergeOnTop` keeps the
-/// stored pages below the held ones it overlapped (and, behind a gap, the ones it did not); `.reloadAll`
-/// leaves the reloaded pages; `fillGap()` keeps what lies above and below. Other feeds' rows are never
-/// touched: an item's row goes only when no feed lists it any more.
+/// (and, unless the new window still starts with the same stored page, or ends with a stored page it held,
+/// every stored page above or below them) are replaced by the pages held after, with their keys, their items
+/// (a refresh's items are written; the others keep their rows) and the gap, if one is open. So `.replace`
+/// leaves the feed its new first page only, and deletes the old rows only in the transaction that writes it;
+/// `.mergeOnTop` keeps the stored pages below the held ones it overlapped (and, behind a gap, the ones it
+/// did not; with `maxPages`, also those it dropped from the list at the bottom); `.reloadAll` leaves the
+/// reloaded pages; `fillGap()` keeps what lies above and below (but when `maxPages` dropped every held page
+/// below the gap: the list then ends with the fill's pages, and the stored pages below them go). Other
+/// feeds' rows are never touched: an item's row goes only when no feed lists it any more. A window that
+/// keeps a stored page another writer deleted is not written (`gone()`).
 ///
 /// **An edit** is written row by row: an update replaces the item's row, a removal takes it out of this feed,
 /// an insertion lists the items next to their neighbour in the list, in its page (and replaces the rows of
@@ -20,18 +23,20 @@ extension StoredListKeeper {
     func persist(_ change: KeptChange<Item>) -> Result<[Item], Failure> {
         do throws(StoreError) {
             let coding = ItemCoding<Item>(path: store.path)
-            let (written, settled) = try store.database.write(by: ObjectIdentifier(self)) {
-                connection, record throws(StoreError) -> ([(Origin, Int64)], [ItemName: SettledItem]) in
+            let (written, shown) = try store.database.write(by: ObjectIdentifier(self)) {
+                connection, record throws(StoreError) -> ([(Origin, Int64)], [Item]) in
                 let tables = FeedTables(connection)
                 let feedRow = try feed.row(tables, create: true)!
                 var written: [(Origin, Int64)] = []
                 let editWritten = change.cause == .edit ? try writeEdit(change, tables, feedRow, coding, record) : false
                 if !editWritten { written = try rewrite(change, tables, feedRow, coding, record) }
-                // An item with an optimistic edit pending shows the edit on top of the value written.
-                return (written, try store.database.pending.settle(connection, record))
+                // An item with an optimistic edit pending shows the edit on top of the value written: decoded
+                // before the commit, so that a value that no longer decodes rolls the write back (the list
+                // then stays as it was, as the file does).
+                return (written, try shownInstead(store.database.pending.settle(connection, record), coding))
             }
             for (origin, row) in written { origin.stored(as: row) }
-            return .success(try shownInstead(settled, coding))
+            return .success(shown)
         } catch {
             return .failure(storeFailure(error))
         }
@@ -128,16 +133,27 @@ extension StoredListKeeper {
         for row in before {
             if let row, let page = try tables.page(row) { beforeSeqs.append(page.seq) }
         }
-        let sameFirst = !beforeSeqs.isEmpty && before.first! != nil && before.first == after.first
-        let sameLast = !beforeSeqs.isEmpty && before.last! != nil && before.last == after.last
-        let low = sameFirst ? beforeSeqs.min()! : Int64.min
-        let high = sameLast ? beforeSeqs.max()! : Int64.max
-
         // The rows of the stored pages the list keeps, read before their pages are deleted and written again.
+        // A stored page the list keeps that is no longer in the store was deleted by another writer (a
+        // `.replace` or `clear()` of the feed, committed, its change still on its way to this list): writing
+        // the window would wipe that writer's pages and bring the deleted ones back with no links. The
+        // change fails instead; the list catches up when the other writer's change reaches it.
         var kept: [Int64: PageRow] = [:]
-        for row in after {
-            if let row, let page = try tables.page(row) { kept[row] = page }
+        for (index, row) in after.enumerated() {
+            guard let row else { continue }
+            if let page = try tables.page(row) {
+                kept[row] = page
+            } else if change.after.pages[index].origin is Origin {
+                throw gone()
+            }
         }
+        let sameFirst = !beforeSeqs.isEmpty && before.first! != nil && before.first == after.first
+        // The window still ends with a stored page it held: the pages below it stay, those the list held
+        // below it before (dropped by `maxPages` as the refresh put pages on top) included.
+        let lastKept = after.last.flatMap { $0 }.flatMap { row in before.contains(row) ? kept[row]?.seq : nil }
+        let sameLast = lastKept != nil
+        let low = sameFirst ? beforeSeqs.min()! : Int64.min
+        let high = lastKept ?? Int64.max
         let aboveSeq = sameFirst ? try tables.neighbourSeq(of: low, in: feedID, on: .above) : nil
         let belowSeq = sameLast ? try tables.neighbourSeq(of: high, in: feedID, on: .below) : nil
         let removed = try tables.deletePages(of: feedID, seqs: low ... high)

@@ -187,6 +187,8 @@ extension StoredFeed {
         let pending = store.database.pending
         try store.database.write(by: nil) { connection, record throws(StoreError) in
             record.isMutation = true
+            // Its item was deleted since: the answer is sent on, not stored (the item may be stored again).
+            guard !pending.takeEnded(edit.serial, record) else { return }
             pending.restoreOnRollback(edit.name, record)
             let (newest, remaining) = pending.confirm(edit.serial, of: edit.name)
             defer { settledChain(connection) }
@@ -216,6 +218,7 @@ extension StoredFeed {
         let pending = store.database.pending
         try store.database.write(by: nil) { connection, record throws(StoreError) in
             record.isMutation = true
+            guard !pending.takeEnded(edit.serial, record) else { return }
             pending.restoreOnRollback(edit.name, record)
             let (found, remaining) = pending.drop(edit.serial, of: edit.name)
             defer { settledChain(connection) }

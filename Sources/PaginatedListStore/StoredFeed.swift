@@ -87,7 +87,7 @@ where Item: Codable & Identifiable & Sendable, Item.ID: Codable & Sendable {
             guard let feed = try row(tables, create: false) else { return }
             record.restructured(busName)
             let removed = try tables.deletePages(of: feed.id, seqs: Int64.min ... Int64.max)
-            try tables.deleteOrphans(removed)
+            try tables.deleteOrphans(removed, type: busName.type, record: record)
             try connection.run("DELETE FROM members WHERE feed = ?", .integer(feed.id))
             try connection.run("DELETE FROM snapshots WHERE feed = ?", .integer(feed.id))
             try connection.run("""

@@ -228,6 +228,25 @@ struct MutationTests {
         #expect(home.replays)
     }
 
+    @Test(arguments: ["remove", "clear", "delete"])
+    func anItemNoFeedListsAnyMoreWhileItsEditIsPendingEndsTheEdit(_ how: String) throws {
+        let folder = TemporaryFolder()
+        let store = try openStore(folder.path())
+        let feed = store.feed("home", of: Post.self)
+        _ = openList(store)
+        let send = HeldSend()
+        _ = feed.mutate(id: 3, like, send: send.send).record()
+        switch how {   // its row goes: no feed lists it
+        case "remove": try feed.remove(id: 3)
+        case "clear": try feed.clear()
+        default: try store.remove(Post.self, id: 3)
+        }
+        #expect(store.database.pending.chains.isEmpty, "its answer settles nothing any more")
+        try feed.insert([Post(id: 3, title: "stored again")], at: 0)
+        send.succeed(0, with: Post(id: 3, title: "the answer", likes: 1))
+        #expect(feed.post(3) == Post(id: 3, title: "stored again"), "the answer is sent on, not stored")
+    }
+
     @Test func pendingEditsListsTheEditUntilItsSendAnswers() throws {
         let folder = TemporaryFolder()
         let store = try openStore(folder.path())

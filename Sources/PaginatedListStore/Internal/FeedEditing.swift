@@ -112,7 +112,7 @@ struct FeedEditing {
             removedKeys.append(key)
         }
         record.removed(removedKeys, from: name)
-        try tables.deleteOrphans(removed)
+        try tables.deleteOrphans(removed, type: name.type, record: record)
         try tables.settleEnds(of: feed.id)
     }
 }

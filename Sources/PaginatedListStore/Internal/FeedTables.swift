@@ -321,13 +321,19 @@ struct FeedTables {
     }
 
     /// Deletes the rows of `items` that no feed lists any more, in one statement (the ids as a JSON array:
-    /// each found by its row id, its members by `members_by_item`).
-    func deleteOrphans(_ items: [Int64]) throws(StoreError) {
+    /// each found by its row id, its members by `members_by_item`), and records their keys (`type`: the
+    /// items' type): their pending edits end with them.
+    func deleteOrphans(_ items: [Int64], type: String, record: ChangeRecord) throws(StoreError) {
         guard !items.isEmpty else { return }
         let ids = "[" + items.map { String($0) }.joined(separator: ",") + "]"
-        try connection.run("""
+        let statement = try connection.statement("""
             DELETE FROM items WHERE id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM members WHERE item = items.id)
-            """, .text(ids))
+            RETURNING key
+            """)
+        try statement.bind([.text(ids)])
+        var keys: [String] = []
+        while try statement.step() { if let key = statement.text(0) { keys.append(key) } }
+        record.orphaned(keys, type: type)
     }
 
     /// The position of the feed's last row before `position` (`nil`: before the end), and of its first row

@@ -132,7 +132,7 @@ struct PageWriting {
             try tables.setEntry(page, of: feed.id, fetchedAt: fetchedAt, validators: validators.map { ($0.etag, $0.lastModified) })
         }
         if let totalCount { try tables.setTotalCount(totalCount, of: feed.id) }
-        try tables.deleteOrphans(removed)
+        try tables.deleteOrphans(removed, type: name.type, record: record)
         try tables.settleEnds(of: feed.id)
 
         let hasAbove = try tables.neighbour(of: seq, in: feed.id, on: .above) != nil || links.previous != nil

@@ -61,6 +61,9 @@ final class PendingEdits: Sendable {
         var chains: [ItemName: EditChain] = [:]
         var nextSerial: UInt64 = 1
         var mayHaveRows = false
+        /// The edits whose item was deleted (or listed by no feed any more) before their sends answered:
+        /// their answers are sent on, not stored, also when the item is stored again meanwhile.
+        var ended: Set<UInt64> = []
     }
 
     private let state = Locked(State())
@@ -131,16 +134,20 @@ final class PendingEdits: Sendable {
         }
     }
 
-    /// An item deleted ends its edits, as its pending row goes with it (the file's trigger): their answers
-    /// settle nothing of the item any more, nor of one with its id stored later. Undone if the write rolls back.
+    /// An item deleted (or no longer listed by any feed) ends its edits, as its pending row goes with it
+    /// (the file's trigger): their answers settle nothing of the item any more, nor of one with its id
+    /// stored later. Undone if the write rolls back.
     private func endChains(ofItemsDeletedBy record: ChangeRecord) {
         guard !hasNoChains else { return }
-        for (type, changes) in record.deletedItems {
+        for (type, changes) in record.deletedItems.merging(record.orphanedItems, uniquingKeysWith: { $0.union($1) }) {
             for key in changes {
                 let name = ItemName(type: type, key: key)
-                guard chain(of: name) != nil else { continue }
+                guard let chain = chain(of: name) else { continue }
                 restoreOnRollback(name, record)
                 clear(name)
+                let serials = chain.edits.map(\.serial)
+                state.withLock { $0.ended.formUnion(serials) }
+                record.onRollback { [self] in state.withLock { $0.ended.subtract(serials) } }
             }
         }
     }
@@ -148,6 +155,14 @@ final class PendingEdits: Sendable {
     /// Forgets the item's chain (`rollback(id:)`): its sends' answers settle nothing of it any more.
     func clear(_ name: ItemName) {
         state.withLock { _ = $0.chains.removeValue(forKey: name) }
+    }
+
+    /// Whether edit `serial` was ended by its item's deletion (`endChains`), forgetting it: its send's
+    /// answer (or its end) then settles nothing. Put back if the transaction of `record` rolls back.
+    func takeEnded(_ serial: UInt64, _ record: ChangeRecord) -> Bool {
+        let ended = state.withLock { $0.ended.remove(serial) != nil }
+        if ended { record.onRollback { [self] in state.withLock { _ = $0.ended.insert(serial) } } }
+        return ended
     }
 
     /// Every item's chain (for the tests' checks).

@@ -127,6 +127,16 @@ final class ChangeRecord {
         types.compactMapValues { $0.deleted.isEmpty ? nil : $0.deleted }
     }
 
+    /// The keys of the items whose rows went because no feed lists them any more (a feed's removal, clear,
+    /// refresh or gap fill), by type: not changes the lists follow (their feeds' changes are), but the end
+    /// of the items' pending edits, as a deletion is.
+    private(set) var orphanedItems: [String: Set<String>] = [:]
+
+    func orphaned(_ keys: [String], type: String) {
+        guard !keys.isEmpty else { return }
+        orphanedItems[type, default: []].formUnion(keys)
+    }
+
     /// The keys of every item written, with a new value or the one it had, by type.
     var serverWrites: [String: Set<String>] {
         var keys = rewritten

@@ -219,7 +219,7 @@ extension StoredListKeeper {
                                 validators: entry.validators.map { ($0.etag, $0.lastModified) })
         }
         if let total { try tables.setTotalCount(total, of: feedID) }
-        try tables.deleteOrphans(removed)
+        try tables.deleteOrphans(removed, type: busName.type, record: record)
         try tables.connection.run(
             "DELETE FROM snapshots WHERE feed = ?1 AND id NOT IN (SELECT snapshot FROM pages WHERE feed = ?1 AND snapshot IS NOT NULL)",
             .integer(feedID))

@@ -36,11 +36,19 @@ extension PagingStateMachine {
                     noteGap(after: removed)
                     changes += removed
                 }
-                if open != nil, gap == nil {
-                    // Everything above the gap is gone: the list begins below it, and what lies before
-                    // that is what lay before its first page (not the fresh pages above the gap).
-                    droppedAbove = []
-                    actions += replaceEdge(.prepend, with: ledger.first?.record.previous.map { .producer($0) })
+                if let open, gap == nil {
+                    // Everything above the gap is gone: the list begins below it. Above lie the gap and
+                    // the pages dropped with it: the page just dropped is loaded again from above, and the
+                    // gap opens again below it when it lands (`gapAbove`).
+                    if let request = dropped.record.loadedBy {
+                        droppedAbove.append(request)
+                        gapAbove = (droppedAbove.count, open)
+                        actions += replaceEdge(.prepend, with: request)
+                    } else {
+                        droppedAbove = []
+                        gapAbove = nil
+                        actions += replaceEdge(.prepend, with: ledger.first?.record.previous.map { .producer($0) })
+                    }
                     continue
                 }
                 actions += replaceEdge(.prepend, with: rememberDroppedAbove(dropped.record))

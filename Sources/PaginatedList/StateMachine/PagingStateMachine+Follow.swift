@@ -153,9 +153,10 @@ extension PagingStateMachine {
         let updatedOffsets = updated.subtracting(inserted).compactMap { store.position(ofKey: $0) }.sorted()
         if !updatedOffsets.isEmpty { changes.append(.updated(updatedOffsets)) }
         guard !changes.isEmpty else { return [] }
-        noteGap(after: changes)
+        let closed = noteGap(after: changes)
         shiftPrefetch(after: changes)
-        return [transition(changes)]
+        let actions = continueFromGap(closed)
+        return [transition(changes)] + actions
     }
 
     /// Where `insertion` goes in the list, and which held page takes it: next to its row above or below
@@ -219,9 +220,10 @@ extension PagingStateMachine {
         let changes = become(target, isRead: isRead)
         for (page, count) in counts.enumerated() { ledger.adjust(page: page, by: count - ledger[page].count) }
         guard !changes.isEmpty else { return [] }
-        noteGap(after: changes)
+        let closed = noteGap(after: changes)
         shiftPrefetch(after: changes)
-        return [transition(changes)]
+        let actions = continueFromGap(closed)
+        return [transition(changes)] + actions
     }
 
     /// Holds `pages` instead of the pages held (the store no longer has some of those): the items become
@@ -245,6 +247,7 @@ extension PagingStateMachine {
         }
         gap = nil
         droppedAbove = []
+        gapAbove = nil
         droppedBelow = []
         var actions: [Action] = [transition(changes)]
         if ledger.isEmpty {

@@ -261,10 +261,20 @@ extension PagingStateMachine {
         case .reloadAll:
             // The pages are applied together when the last lands: a reload that fails or is cut off
             // part-way leaves the list as it was, never half old pages and half new ones.
+            // As many pages holding items as the list holds (pages with no items hold no place in it, as an
+            // append's), up to `maxEmptyPagesInARow` empty ones in a row, which stop the reload (reported).
             progress.fresh.append(page)
-            if progress.fresh.count < progress.pagesToReload, let next = page.record.next { return ([], (progress, next)) }
+            let holding = progress.fresh.filter { !$0.items.isEmpty }
+            let emptyInARow = progress.fresh.reversed().prefix { $0.items.isEmpty }.count
+            if holding.count < progress.pagesToReload, emptyInARow < Self.maxEmptyPagesInARow, let next = page.record.next {
+                return ([], (progress, next))
+            }
+            if emptyInARow >= Self.maxEmptyPagesInARow, page.record.next != nil {
+                report = .emptyPagesLimitReached(count: emptyInARow)
+            }
             var changes: [ItemListChange] = []
-            for (index, fresh) in progress.fresh.enumerated() {
+            // An empty feed still has its top: its first page, held empty.
+            for (index, fresh) in (holding.isEmpty ? [progress.fresh[0]] : holding).enumerated() {
                 changes += reload(fresh, asPage: index, progress: &progress)
                 progress.pagesApplied += 1
             }
@@ -291,6 +301,7 @@ extension PagingStateMachine {
         }
         if ledger.isEmpty { ledger.append(count: 0, record: pages.first!.record) }
         droppedAbove = []
+        gapAbove = nil
         droppedBelow = []
         gap = nil
         settleEdges(top: pages.first!.record, bottom: pages.last!.record)
@@ -444,6 +455,7 @@ extension PagingStateMachine {
         if !updated.isEmpty { changes.append(.updated(updated)) }
         if start == 0 {
             droppedAbove = []
+            gapAbove = nil
             settleEdges(top: pages.first?.record, bottom: nil)
             changes = dropPagesAfterRefresh(after: changes)
         }
@@ -562,6 +574,7 @@ extension PagingStateMachine {
         }
         changes += inserted
         droppedAbove = []
+        gapAbove = nil
         settleEdges(top: pages.first?.record, bottom: nil)
         gap = count < items.count ? Gap(index: count, continuation: continuation, pageBudget: budget) : nil
         changes = dropPagesAfterRefresh(after: changes)
@@ -680,6 +693,7 @@ extension PagingStateMachine {
             ledger.adjust(page: ledger.pageCount - 1, by: Swift.max(items.count - ledger.itemCount, -last.count))
         }
         droppedAbove = []
+        gapAbove = nil
         droppedBelow = []
         gap = nil
         settleEdges(top: ledger.first?.record, bottom: page.record)

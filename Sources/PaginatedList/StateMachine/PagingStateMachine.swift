@@ -208,6 +208,9 @@ struct PagingStateMachine<Item, Failure: Error> {
     @usableFromInline var totalCount: Int?
     /// The requests that loaded the pages `maxPages` dropped above the first page held, nearest last.
     @usableFromInline var droppedAbove: [PageRequest<Item, Failure>] = []
+    /// A gap that `maxPages` dropped at the top with the pages above it: it lies below the page that
+    /// `droppedAbove[depth - 1]` loads, and opens again when that page lands (see `dropPages(awayFrom:)`).
+    @usableFromInline var gapAbove: (depth: Int, gap: Gap)?
     /// The requests that loaded the pages `maxPages` dropped below the last page held, nearest last.
     @usableFromInline var droppedBelow: [PageRequest<Item, Failure>] = []
     @usableFromInline var gap: Gap?
@@ -342,6 +345,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         failureOrder = []
         ledger.removeAll()
         droppedAbove = []
+        gapAbove = nil
         droppedBelow = []
         gap = nil
         totalCount = nil
@@ -447,9 +451,10 @@ struct PagingStateMachine<Item, Failure: Error> {
         guard let index = store.position(ofKey: key) else { return [] }
         if let page = ledger.page(holding: index) { ledger.adjust(page: page, by: -1) }
         let changes = store.remove(at: index)
-        noteGap(after: changes)
+        let closed = noteGap(after: changes)
         shiftPrefetch(after: changes)
-        return [transition(changes)]
+        let actions = continueFromGap(closed)
+        return [transition(changes)] + actions
     }
 
     /// Inserts `batch` at `index` (clamped to the list); items whose id is held update it in place.
@@ -533,6 +538,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         markLanded(load)
         var record = PageRecord(loadedBy: pending.request, previous: page.previous, next: page.next, origin: page.origin)
         var changes: [ItemListChange]
+        var aboveGap = false
         switch direction {
         case .append:
             let firstPage = ledger.isEmpty && droppedAbove.isEmpty && droppedBelow.isEmpty
@@ -551,9 +557,11 @@ struct PagingStateMachine<Item, Failure: Error> {
         case .prepend:
             changes = store.prepend(page.items)
             let added = Self.insertedCount(changes)
+            // The page above a gap `maxPages` dropped at the top: the gap opens again below it.
+            aboveGap = gapAbove.map { $0.depth == droppedAbove.count } ?? false
             if added > 0 {
                 ledger.prepend(count: added, record: record)
-                if ledger.pageCount > 1 {
+                if ledger.pageCount > 1, !aboveGap {
                     var below = ledger[1].record
                     below.joinedAbove = joinEpoch
                     ledger.setRecord(below, ofPage: 1)
@@ -565,6 +573,7 @@ struct PagingStateMachine<Item, Failure: Error> {
             if added != 0, append.remembersPrefetch || prepend.remembersPrefetch { shiftPrefetch(by: added) }
         }
         noteGap(after: changes)
+        if aboveGap { reopenGapAbove(below: Self.insertedCount(changes)) }
         let countBeforeDrops = items.count
         let drops = holdsTooManyPages ? dropPages(awayFrom: direction) : (changes: [], actions: [])
         // The rows the user saw moved down by what a prepend added, or up by what a drop above removed.
@@ -751,16 +760,18 @@ struct PagingStateMachine<Item, Failure: Error> {
         noteGap(after: changes)
     }
 
-    /// Keeps the gap, if one is open, on the same held item through `changes`.
-    @inlinable
-    mutating func noteGap(after changes: [ItemListChange]) {
-        if gap != nil { moveGap(after: changes) }
+    /// Keeps the gap, if one is open, on the same held item through `changes`; returns it when the changes
+    /// took every held item below it (it is closed then: see `continueFromGap(_:)`).
+    @inlinable @discardableResult
+    mutating func noteGap(after changes: [ItemListChange]) -> Gap? {
+        if gap != nil { return moveGap(after: changes) }
+        return nil
     }
 
     /// `noteGap(after:)` with a gap open.
-    @usableFromInline
-    mutating func moveGap(after changes: [ItemListChange]) {
-        guard var open = gap else { return }
+    @usableFromInline @discardableResult
+    mutating func moveGap(after changes: [ItemListChange]) -> Gap? {
+        guard var open = gap else { return nil }
         for change in changes {
             switch change {
             case let .inserted(range) where range.lowerBound <= open.index:
@@ -772,12 +783,39 @@ struct PagingStateMachine<Item, Failure: Error> {
                 else if from >= open.index, to < open.index { open.index += 1 }
             case .reset:
                 gap = nil
-                return
+                return nil
             default:
                 break
             }
         }
         gap = open.index > 0 && open.index < items.count ? open : nil
+        return open.index >= items.count ? open : nil
+    }
+
+    /// After an edit or a store's change took every held item below the gap (`closed`, as it was): the list
+    /// ends at the gap and goes on from it, as when `maxPages` drops the pages below it (a load in flight at
+    /// the bottom is cut off: it would land below items no longer held). Nothing for `nil`.
+    @usableFromInline
+    mutating func continueFromGap(_ closed: Gap?) -> [Action] {
+        guard let closed else { return [] }
+        droppedBelow = []
+        return replaceEdge(.append, with: .producer(closed.continuation))
+    }
+
+    /// The page above a gap that `maxPages` dropped at the top landed, adding `count` items: the gap opens
+    /// again below them (an empty page: the next one up lies above it).
+    @usableFromInline
+    mutating func reopenGapAbove(below count: Int) {
+        guard let above = gapAbove else { return }
+        if count == 0 {
+            gapAbove = droppedAbove.isEmpty ? nil : (droppedAbove.count, above.gap)
+            return
+        }
+        gapAbove = nil
+        guard gap == nil, count < items.count else { return }
+        var reopened = above.gap
+        reopened.index = count
+        gap = reopened
     }
 
     @inlinable

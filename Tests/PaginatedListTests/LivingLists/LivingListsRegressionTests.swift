@@ -18,6 +18,71 @@ struct LivingListsRegressionTests {
         #expect(replayer.mirror == Array(viewModel.items.value))
     }
 
+    /// With `maxPages`, scrolling down past the fresh pages of a `.keepGap` refresh drops them at the top:
+    /// the gap closed with them, and the list, loaded from the feed's top, took its top for the feed's.
+    /// The fresh pages and the gap below them must come back from above.
+    @Test func aDropAtTheTopThatTakesTheGapAwayLoadsTheFreshPagesAndTheGapAgainFromAbove() {
+        let feed = ScriptedFeed(ids: Array(1 ... 12), size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 3, maxPages: 4)
+        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        #expect(ids(viewModel) == [100, 101] + Array(1 ... 6))
+        #expect(viewModel.gap.value == 2)
+        viewModel.loadNextPage()                                   // [7, 8] lands, the fresh page goes
+        #expect(ids(viewModel) == Array(1 ... 8))
+        #expect(viewModel.loadStates.value.prepend != .complete, "the fresh items lie above")
+        viewModel.loadPreviousPage()                               // the fresh page again, the gap below it
+        #expect(ids(viewModel).prefix(4) == [100, 101, 1, 2])
+        #expect(viewModel.gap.value == 2)
+        viewModel.fillGap()                                        // a page a fill (the refresh's budget)
+        #expect(ids(viewModel).prefix(5) == [100, 101, 102, 103, 1])
+        viewModel.fillGap()                                        // [104, 105]
+        viewModel.fillGap()                                        // [1, 2]: the gap closes
+        #expect(viewModel.gap.value == nil)
+        #expect(ids(viewModel).prefix(8) == [100, 101, 102, 103, 104, 105, 1, 2])
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    /// Removing every held item below the gap took the gap away and left the list complete at the bottom:
+    /// the items in the gap were never loaded. The bottom must go on from the gap.
+    @Test func removingEveryItemBelowTheGapLetsTheBottomLoadTheGap() {
+        let feed = ScriptedFeed(ids: [1, 2], size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 1)
+        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        #expect(ids(viewModel) == [100, 101, 1, 2])
+        #expect(viewModel.gap.value == 2)
+        viewModel.remove(id: 1)
+        viewModel.remove(id: 2)
+        #expect(viewModel.gap.value == nil)
+        #expect(!viewModel.exhausted.value, "the items of the gap follow")
+        for _ in 0 ..< 3 { viewModel.loadNextPage() }              // [102, 103], [104, 105], [1, 2]
+        #expect(ids(viewModel) == [100, 101, 102, 103, 104, 105, 1, 2])
+        #expect(viewModel.exhausted.value)
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    /// `.reloadAll` counted a page that came back empty (all repeats, or none) as one of the pages to
+    /// reload, and removed the held items of the page it stood for, which the feed still had.
+    @Test func reloadAllDoesNotCountAnEmptyPageAsAPageReloaded() {
+        // Pages: [1, 2], [], [3, 4], [5, 6].
+        let pages: [[Int]] = [[1, 2], [], [3, 4], [5, 6]]
+        func page(_ index: Int) -> PostProducer {
+            Producer(value: Page(items: pages[index].map { FeedPost(id: $0) }, next: index + 1 < pages.count ? page(index + 1) : nil))
+        }
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) { page(0) }
+        let replayer = ChangeReplayer(viewModel)
+        viewModel.loadNextPage()
+        viewModel.loadNextPage()                                   // the empty page, then [3, 4] at once
+        #expect(ids(viewModel) == [1, 2, 3, 4])
+        viewModel.refresh(.reloadAll)
+        #expect(ids(viewModel) == [1, 2, 3, 4], "the feed still has them")
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
     /// `.reloadAll` when the feed's first item is gone: the first fresh page's items are already where
     /// they belong but were counted in the page below; each later page must still find its own range.
     @Test func reloadAllAfterTheFirstItemWasDeletedReloadsEveryPage() {

@@ -187,11 +187,11 @@ extension StoredFeed {
         let pending = store.database.pending
         try store.database.write(by: nil) { connection, record throws(StoreError) in
             record.isMutation = true
+            defer { settledChain(connection) }
             // Its item was deleted since: the answer is sent on, not stored (the item may be stored again).
             guard !pending.takeEnded(edit.serial, record) else { return }
             pending.restoreOnRollback(edit.name, record)
             let (newest, remaining) = pending.confirm(edit.serial, of: edit.name)
-            defer { settledChain(connection) }
             if let row = try PendingRow.read(connection, edit.name) {
                 let server = newest ? encoded.body : row.server
                 let shown: WrittenItem
@@ -218,10 +218,10 @@ extension StoredFeed {
         let pending = store.database.pending
         try store.database.write(by: nil) { connection, record throws(StoreError) in
             record.isMutation = true
+            defer { settledChain(connection) }
             guard !pending.takeEnded(edit.serial, record) else { return }
             pending.restoreOnRollback(edit.name, record)
             let (found, remaining) = pending.drop(edit.serial, of: edit.name)
-            defer { settledChain(connection) }
             guard found, let row = try PendingRow.read(connection, edit.name) else { return }
             if let remaining {
                 let shown = try remaining.rebase(row.server)

@@ -245,6 +245,7 @@ struct MutationTests {
         try feed.insert([Post(id: 3, title: "stored again")], at: 0)
         send.succeed(0, with: Post(id: 3, title: "the answer", likes: 1))
         #expect(feed.post(3) == Post(id: 3, title: "stored again"), "the answer is sent on, not stored")
+        #expect(!store.database.pending.mayHaveRows, "no pending row left to look up")
     }
 
     @Test func pendingEditsListsTheEditUntilItsSendAnswers() throws {
@@ -279,8 +280,9 @@ struct MutationTests {
         #expect(feed.post(3)?.likes == 1)
     }
 
-    @Test func aRefreshWhosePendingItemNoLongerDecodesIsNotWrittenAndTheListStaysAsTheFileDoes() throws {
-        let folder = TemporaryFolder()
+    /// A store whose post 3 has an edit pending since an earlier launch whose shown value no longer decodes
+    /// (the app's `Post` changed since).
+    private func storeWithAnUndecodablePendingEdit(_ folder: TemporaryFolder) throws -> PagingStore {
         let send = HeldSend()
         do {
             let store = try openStore(folder.path())
@@ -289,11 +291,31 @@ struct MutationTests {
             _ = Unmanaged.passRetained(run as AnyObject)   // the process ends before the send answers
         }
         do {
-            // The edit's shown value no longer decodes (the app's `Post` changed since).
             let connection = try SQLiteConnection(path: folder.path(), flags: SQLITE_OPEN_READWRITE)
             try connection.execute(#"UPDATE pending_edits SET shown = CAST('{"broken": true}' AS BLOB)"#)
         }
-        let store = try openStore(folder.path())
+        return try openStore(folder.path())
+    }
+
+    @Test func aPageWhosePendingItemNoLongerDecodesIsNotWritten() throws {
+        let folder = TemporaryFolder()
+        let store = try storeWithAnUndecodablePendingEdit(folder)
+        let profile = storedList(store, feed: "profile", remote: TestRemote(count: 35))
+        profile.loadNextPage()                                  // brings post 3 into another feed
+        guard case .failed(.store) = profile.loadStates.value.append else {
+            Issue.record("the page did not fail with a store error: \(profile.loadStates.value.append)")
+            return
+        }
+        #expect(profile.items.value.isEmpty)
+        let stored = try store.database.read { connection throws(StoreError) in
+            try connection.integer("SELECT count(*) FROM members m JOIN feeds f ON f.id = m.feed WHERE f.name = 'profile'")
+        }
+        #expect(stored == 0, "the write rolled back")
+    }
+
+    @Test func aRefreshWhosePendingItemNoLongerDecodesIsNotWrittenAndTheListStaysAsTheFileDoes() throws {
+        let folder = TemporaryFolder()
+        let store = try storeWithAnUndecodablePendingEdit(folder)
         let list = storedList(store, remote: TestRemote(posts: posts(0 ..< 35, title: "new")))
         list.loadNextPage()
         list.refresh(.replace)

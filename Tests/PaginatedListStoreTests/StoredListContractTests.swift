@@ -266,6 +266,23 @@ struct RevalidationContract {
         #expect(list.ids.suffix(10) == ids(10 ..< 20))
     }
 
+    @Test func aSecondGapRefreshDeletesTheStoredPagesBelowTheOldGap() throws {
+        let folder = TemporaryFolder()
+        try Self.storedFeed(folder)                                            // pages of 0 ..< 30 stored
+        let store = try openStore(folder.path())
+        let remote = TestRemote(posts: posts(100 ..< 125) + posts(0 ..< 40))
+        let list = storedList(store, remote: remote, revalidate: .always(.mergeOnTop(maxPages: 2, onGap: .keepGap)))
+        list.loadNextPage()
+        #expect(list.ids == ids(100 ..< 120) + ids(0 ..< 10))
+        #expect(list.gap.value == 20)
+        remote.setPosts(posts(200 ..< 225) + posts(100 ..< 125) + posts(0 ..< 40))
+        list.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))              // a gap above the old one
+        #expect(list.ids == ids(200 ..< 220) + ids(100 ..< 120))
+        // What lay below the old gap is no longer the list's: page 110's next is the network's page, not
+        // the stored rows of 0 ..< 30 (which would skip 120 ..< 125).
+        #expect(store.feed("home", of: Post.self).ids == ids(200 ..< 220) + ids(100 ..< 120))
+    }
+
     @Test func mergeOnTopOverAFeedOfOnePageWritesTheNewItemsAboveIt() throws {
         let folder = TemporaryFolder()
         storedList(try openStore(folder.path()), remote: TestRemote(count: 40)).loadNextPage()

@@ -26,6 +26,11 @@ public struct OffsetResponse<Item> {
         self.totalCount = totalCount
     }
 
+    /// The total to show: `totalCount`, else `totalItems`; `nil` for a negative one (not said).
+    var shownTotal: Int? {
+        (totalCount ?? totalItems).flatMap { $0 < 0 ? nil : $0 }
+    }
+
     /// Whether the server says items follow position `end` (just after the window's last item, for a
     /// window read from `offset` with `end = offset + items.count`): `hasMore` if it says, else whether the
     /// total lies beyond `end`; `nil` when it says neither (a negative total says nothing).

@@ -346,7 +346,7 @@ where Item.ID: Sendable {
             switch event {
             case let .value(response):
                 var progress = progress
-                progress.totalCount = response.totalCount ?? response.totalItems ?? progress.totalCount
+                progress.totalCount = response.shownTotal ?? progress.totalCount
                 switch see(response, &progress) {
                 case let .sight(sight):
                     proceed(progress, observer, lifetime) { progress in
@@ -379,7 +379,7 @@ where Item.ID: Sendable {
             switch event {
             case let .value(response):
                 var progress = progress
-                progress.totalCount = response.totalCount ?? response.totalItems ?? progress.totalCount
+                progress.totalCount = response.shownTotal ?? progress.totalCount
                 progress.requests += 1
                 // A cap serves what it held back, up to its size: cut at that size again, it is confirmed (if not
                 // too small to infer). That, or an item not seen before (in the window or shown) after the first

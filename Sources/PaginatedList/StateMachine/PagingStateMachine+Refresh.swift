@@ -271,6 +271,8 @@ extension PagingStateMachine {
             }
             if emptyInARow >= Self.maxEmptyPagesInARow, page.record.next != nil {
                 report = .emptyPagesLimitReached(count: emptyInARow)
+                // No page held items and the feed goes on: nothing tells what it holds; the list stays.
+                if holding.isEmpty { return ([], nil) }
             }
             var changes: [ItemListChange] = []
             // An empty feed still has its top: its first page, held empty.
@@ -624,7 +626,7 @@ extension PagingStateMachine {
     }
 
     /// Removes from the ledger the pages whose items start at or after `offset` (already removed).
-    private mutating func removeFromLedgerBottom(from offset: Int) {
+    mutating func removeFromLedgerBottom(from offset: Int) {
         while !ledger.isEmpty, ledger.start(ofPage: ledger.pageCount - 1) >= offset, ledger.pageCount > 1 {
             _ = ledger.removeLast()
         }

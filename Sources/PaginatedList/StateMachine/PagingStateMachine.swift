@@ -798,6 +798,8 @@ struct PagingStateMachine<Item, Failure: Error> {
     @usableFromInline
     mutating func continueFromGap(_ closed: Gap?) -> [Action] {
         guard let closed else { return [] }
+        // The pages below the gap hold nothing now: they go (the next page is the gap's, not theirs).
+        removeFromLedgerBottom(from: items.count)
         droppedBelow = []
         return replaceEdge(.append, with: .producer(closed.continuation))
     }

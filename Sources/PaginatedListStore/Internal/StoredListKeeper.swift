@@ -293,22 +293,25 @@ where Remote.Item: Codable & Identifiable & Sendable, Remote.Item.ID: Codable & 
             let outcome = try PageWriting(tables: tables, feed: feedRow, name: busName, record: record).write(
                 encoded, values: keyed.items, links: links, at: place, fetchedAt: fetchedAt, validators: keyed.validators,
                 totalCount: keyed.totalCount, ends: keyed.next == nil)
-            // An item with an optimistic edit pending shows the edit on top of the page's value.
-            return (outcome, try store.database.pending.settle(connection, record))
+            // An item with an optimistic edit pending shows the edit on top of the page's value: decoded
+            // before the commit, so that a value that no longer decodes rolls the page's write back.
+            var shown: [String: Item] = [:]
+            for (name, item) in try store.database.pending.settle(connection, record) where name.type == busName.type {
+                if let value = item.shown.value as? Item {
+                    shown[name.key] = value
+                } else {
+                    shown[name.key] = try coding.decode(item.shown.body)
+                }
+            }
+            return (outcome, shown)
         }
         switch outcome {
         case let .written(written):
             let origin = Origin(row: written.page)
             var items = written.rows.map { keyed.items[$0] }
             if !pending.isEmpty {
-                let coding = ItemCoding<Item>(path: store.path)
                 for (offset, index) in written.rows.enumerated() {
-                    guard let shown = pending[ItemName(type: busName.type, key: encoded[index].key)]?.shown else { continue }
-                    if let value = shown.value as? Item {
-                        items[offset] = value
-                    } else {
-                        items[offset] = try coding.decode(shown.body)
-                    }
+                    if let value = pending[encoded[index].key] { items[offset] = value }
                 }
             }
             let page = ListPage(items: items,

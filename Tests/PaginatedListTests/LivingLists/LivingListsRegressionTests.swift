@@ -64,6 +64,26 @@ struct LivingListsRegressionTests {
         #expect(replayer.mirror == Array(viewModel.items.value))
     }
 
+    /// The pages below the gap that edits emptied stayed in the ledger: with `maxPages`, a page of the gap
+    /// dropped at the bottom was loaded again by the emptied page's `next`, skipping the rest of the gap.
+    @Test func pagesBelowTheGapThatEditsEmptiedGoAndTheGapIsLoadedWhole() {
+        let feed = ScriptedFeed(ids: Array(1 ... 6), size: 2)
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: 3) { feed.page(at: 2) }
+        let replayer = ChangeReplayer(viewModel)
+        viewModel.loadNextPage()                                   // [3, 4]
+        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 2) }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        #expect(ids(viewModel) == [100, 101, 3, 4])
+        viewModel.remove(id: 3)
+        viewModel.remove(id: 4)                                    // the gap closes: the bottom goes on from it
+        viewModel.loadNextPage()                                   // [102, 103]
+        viewModel.loadPreviousPage()                               // [1, 2]: three pages, none dropped
+        viewModel.loadNextPage()                                   // [104, 105]: [1, 2] dropped
+        #expect(ids(viewModel) == [100, 101, 102, 103, 104, 105])
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
     /// `.reloadAll` counted a page that came back empty (all repeats, or none) as one of the pages to
     /// reload, and removed the held items of the page it stood for, which the feed still had.
     @Test func reloadAllDoesNotCountAnEmptyPageAsAPageReloaded() {

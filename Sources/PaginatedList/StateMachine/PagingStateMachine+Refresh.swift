@@ -484,7 +484,9 @@ extension PagingStateMachine {
                 noteGap(after: removed)
             }
             if let open, gap == nil {
-                // Everything below the gap is gone: the list ends at the gap and goes on from it.
+                // Everything below the gap is gone: the list ends at the gap and goes on from it (pages
+                // below it that edits emptied go too: the next page is the gap's, not theirs).
+                removeFromLedgerBottom(from: items.count)
                 droppedBelow = []
                 setEdge(.append, .ready(PendingLoad(request: .producer(open.continuation))))
                 continue
@@ -626,6 +628,7 @@ extension PagingStateMachine {
     }
 
     /// Removes from the ledger the pages whose items start at or after `offset` (already removed).
+    @usableFromInline
     mutating func removeFromLedgerBottom(from offset: Int) {
         while !ledger.isEmpty, ledger.start(ofPage: ledger.pageCount - 1) >= offset, ledger.pageCount > 1 {
             _ = ledger.removeLast()

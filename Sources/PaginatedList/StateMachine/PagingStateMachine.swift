@@ -573,7 +573,7 @@ struct PagingStateMachine<Item, Failure: Error> {
             if added != 0, append.remembersPrefetch || prepend.remembersPrefetch { shiftPrefetch(by: added) }
         }
         noteGap(after: changes)
-        if aboveGap { reopenGapAbove(below: Self.insertedCount(changes)) }
+        let reopening = aboveGap ? reopenGapAbove(below: Self.insertedCount(changes)) : []
         let countBeforeDrops = items.count
         let drops = holdsTooManyPages ? dropPages(awayFrom: direction) : (changes: [], actions: [])
         // The rows the user saw moved down by what a prepend added, or up by what a drop above removed.
@@ -586,6 +586,7 @@ struct PagingStateMachine<Item, Failure: Error> {
         var actions = [transition(changes)]
         for diagnostic in page.diagnostics { actions.append(.report(diagnostic)) }
         actions.append(.cutOff(load))
+        actions += reopening
         actions += drops.actions
         actions += continueAfterLanding(page, direction: direction, pending: pending, shift: shift)
         return actions
@@ -805,19 +806,22 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// The page above a gap that `maxPages` dropped at the top landed, adding `count` items: the gap opens
-    /// again below them (an empty page: the next one up lies above it).
+    /// again below them (an empty page: the next one up lies above it). With nothing held below them (edits
+    /// took it all), the list ends at the gap and goes on from it (`continueFromGap(_:)`).
     @usableFromInline
-    mutating func reopenGapAbove(below count: Int) {
-        guard let above = gapAbove else { return }
+    mutating func reopenGapAbove(below count: Int) -> [Action] {
+        guard let above = gapAbove else { return [] }
         if count == 0 {
-            gapAbove = droppedAbove.isEmpty ? nil : (droppedAbove.count, above.gap)
-            return
+            gapAbove = (droppedAbove.count, above.gap)
+            return []
         }
         gapAbove = nil
-        guard gap == nil, count < items.count else { return }
+        guard gap == nil else { return [] }
         var reopened = above.gap
         reopened.index = count
+        guard count < items.count else { return continueFromGap(reopened) }
         gap = reopened
+        return []
     }
 
     @inlinable

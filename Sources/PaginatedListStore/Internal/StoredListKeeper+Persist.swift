@@ -148,13 +148,13 @@ extension StoredListKeeper {
             }
         }
         let sameFirst = !beforeSeqs.isEmpty && before.first! != nil && before.first == after.first
-        // The window still ends with a stored page it held (and not above a gap it had: the list then goes on
-        // from the gap, and what lay below it is no longer the list's): the pages below it stay, those the
-        // list held below it before (dropped by `maxPages` as the refresh put pages on top) included.
+        // The window still ends with a stored page it held, and the stored pages below it follow it (no gap
+        // below it in the store: else what lies below is no longer the list's, which goes on from the gap):
+        // they stay, those the list held below it before (dropped by `maxPages` as the refresh put pages on
+        // top) included.
         let lastKept = after.last.flatMap { $0 }.flatMap { row -> Int64? in
-            guard let index = before.firstIndex(of: row), Self.start(ofPage: index, in: change.before) >= change.before.gap ?? 0
-            else { return nil }
-            return kept[row]?.seq
+            guard before.contains(row), let page = kept[row], !page.gapBelow else { return nil }
+            return page.seq
         }
         let sameLast = lastKept != nil
         let low = sameFirst ? beforeSeqs.min()! : Int64.min
@@ -230,11 +230,6 @@ extension StoredListKeeper {
             .integer(feedID))
         try tables.settleEnds(of: feedID)
         return written
-    }
-
-    /// The offset of page `index`'s first item in `window`.
-    private static func start(ofPage index: Int, in window: KeptWindow<Item>) -> Int {
-        window.pages[..<index].reduce(0) { $0 + $1.count }
     }
 
     /// The stored row of each page of a window: its origin's, or, for a page no producer delivered (items an

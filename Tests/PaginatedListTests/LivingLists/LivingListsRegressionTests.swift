@@ -84,6 +84,46 @@ struct LivingListsRegressionTests {
         #expect(replayer.mirror == Array(viewModel.items.value))
     }
 
+    /// A refresh's drop at the bottom that closed the gap left the pages below it that edits had emptied in
+    /// the ledger: they took slots of `maxPages` (and could lead a dropped page of the gap to be loaded again
+    /// by their `next`, skipping the rest of the gap).
+    @Test func aGapClosedByADropTakesThePagesEditsEmptiedBelowItAway() {
+        let feed = ScriptedFeed(ids: [1, 2, 3, 4], size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 2, maxPages: 3)
+        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        viewModel.remove(id: 1)
+        viewModel.remove(id: 2)                                    // the page below the gap holds nothing
+        #expect(ids(viewModel) == [100, 101, 3, 4])
+        feed.edit { $0.insert(FeedPost(id: 99), at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))   // [99] on top: [3, 4] dropped, the gap closes
+        #expect(ids(viewModel) == [99, 100, 101])
+        viewModel.loadNextPage()                                   // [102, 103]
+        viewModel.loadNextPage()                                   // [104, 105]: [99] dropped
+        #expect(ids(viewModel) == [100, 101, 102, 103, 104, 105])
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
+    /// With the gap dropped at the top (waiting to open again), edits that took every held item left
+    /// nothing below the page above the gap when it came back: the gap was forgotten and skipped.
+    @Test func removingEveryHeldItemWhileADroppedGapWaitsLetsTheBottomLoadTheGap() {
+        let feed = ScriptedFeed(ids: [1, 2, 3, 4], size: 2)
+        let (viewModel, replayer) = loaded(feed, pages: 1, maxPages: 2)
+        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        viewModel.loadNextPage()                                   // [3, 4]: the fresh page dropped with the gap
+        #expect(ids(viewModel) == [1, 2, 3, 4])
+        for id in 1 ... 4 { viewModel.remove(id: id) }
+        viewModel.loadPreviousPage()                               // [100, 101], nothing below it
+        #expect(ids(viewModel) == [100, 101])
+        #expect(!viewModel.exhausted.value, "the gap follows")
+        viewModel.loadNextPage()
+        #expect(ids(viewModel) == [100, 101, 102, 103])
+        #expect(replayer.mismatches.isEmpty)
+        #expect(replayer.mirror == Array(viewModel.items.value))
+    }
+
     /// `.reloadAll` counted a page that came back empty (all repeats, or none) as one of the pages to
     /// reload, and removed the held items of the page it stood for, which the feed still had.
     @Test func reloadAllDoesNotCountAnEmptyPageAsAPageReloaded() {

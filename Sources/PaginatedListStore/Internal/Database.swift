@@ -107,6 +107,8 @@ final class Database: Sendable {
             try connection.run("BEGIN IMMEDIATE")
             let record = ChangeRecord()
             record.writer = writer
+            // Chains are added on this queue only: none now, none during this transaction.
+            record.tracksOrphans = !pending.hasNoChains
             do throws(StoreError) {
                 let value = try body(connection, record)
                 try pending.settle(connection, record)

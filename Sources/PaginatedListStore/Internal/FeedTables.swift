@@ -326,10 +326,9 @@ struct FeedTables {
     func deleteOrphans(_ items: [Int64], type: String, record: ChangeRecord) throws(StoreError) {
         guard !items.isEmpty else { return }
         let ids = "[" + items.map { String($0) }.joined(separator: ",") + "]"
-        let statement = try connection.statement("""
-            DELETE FROM items WHERE id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM members WHERE item = items.id)
-            RETURNING key
-            """)
+        let delete = "DELETE FROM items WHERE id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM members WHERE item = items.id)"
+        guard record.tracksOrphans else { return try connection.run(delete, .text(ids)) }
+        let statement = try connection.statement(delete + " RETURNING key")
         try statement.bind([.text(ids)])
         var keys: [String] = []
         while try statement.step() { if let key = statement.text(0) { keys.append(key) } }

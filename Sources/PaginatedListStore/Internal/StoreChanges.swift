@@ -131,6 +131,9 @@ final class ChangeRecord {
     /// refresh or gap fill), by type: not changes the lists follow (their feeds' changes are), but the end
     /// of the items' pending edits, as a deletion is.
     private(set) var orphanedItems: [String: Set<String>] = [:]
+    /// Whether the keys of orphaned items are wanted (an edit is pending in this process): else they are
+    /// not read back (a `.replace` of a large feed orphans every row).
+    var tracksOrphans = true
 
     func orphaned(_ keys: [String], type: String) {
         guard !keys.isEmpty else { return }

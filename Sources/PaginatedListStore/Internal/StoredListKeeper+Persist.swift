@@ -4,16 +4,17 @@ import PaginatedList
 /// Writing what a refresh or an edit changed, before the list shows it (`PageKeeper.persist(_:)`).
 ///
 /// **A refresh** is written as the window the list holds after it, in one transaction: the pages held before
-/// (and, unless the new window still starts with the same stored page, or ends with a stored page it held,
-/// every stored page above or below them) are replaced by the pages held after, with their keys, their items
-/// (a refresh's items are written; the others keep their rows) and the gap, if one is open. So `.replace`
-/// leaves the feed its new first page only, and deletes the old rows only in the transaction that writes it;
-/// `.mergeOnTop` keeps the stored pages below the held ones it overlapped (and, behind a gap, the ones it
-/// did not; with `maxPages`, also those it dropped from the list at the bottom); `.reloadAll` leaves the
-/// reloaded pages; `fillGap()` keeps what lies above and below (but when `maxPages` dropped every held page
-/// below the gap: the list then ends with the fill's pages, and the stored pages below them go). Other
-/// feeds' rows are never touched: an item's row goes only when no feed lists it any more. A window that
-/// keeps a stored page another writer deleted is not written (`gone()`).
+/// (and, unless the new window still starts with the same stored page, every stored page above them; unless
+/// it ends with a stored page it held that has no gap below it in the store, every stored page below them)
+/// are replaced by the pages held after, with their keys, their items (a refresh's items are written; the
+/// others keep their rows) and the gap, if one is open. So `.replace` leaves the feed its new first page
+/// only, and deletes the old rows only in the transaction that writes it; `.mergeOnTop` keeps the stored
+/// pages below the held ones it overlapped (and, behind a gap, the ones it did not; with `maxPages`, also
+/// those it dropped from the list at the bottom); `.reloadAll` leaves the reloaded pages; `fillGap()` keeps
+/// what lies above and below. A window that ends above a stored gap (the list goes on from the gap, what lay
+/// below it dropped or gone) deletes the pages below. Other feeds' rows are never touched: an item's row
+/// goes only when no feed lists it any more. A window that keeps a stored page another writer deleted is
+/// not written (`gone()`).
 ///
 /// **An edit** is written row by row: an update replaces the item's row, a removal takes it out of this feed,
 /// an insertion lists the items next to their neighbour in the list, in its page (and replaces the rows of

@@ -60,11 +60,8 @@ extension PagingStateMachine {
                     changes += removed
                 }
                 if let open, gap == nil {
-                    // Everything below the gap is gone: the list ends at the gap and goes on from it (pages
-                    // below it that edits emptied go too: the next page is the gap's, not theirs).
-                    removeFromLedgerBottom(from: items.count)
-                    droppedBelow = []
-                    actions += replaceEdge(.append, with: .producer(open.continuation))
+                    // Everything below the gap is gone: the list ends at the gap and goes on from it.
+                    actions += continueFromGap(open)
                     continue
                 }
                 actions += replaceEdge(.append, with: rememberDroppedBelow(dropped.record))

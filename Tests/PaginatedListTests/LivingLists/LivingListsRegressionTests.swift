@@ -8,6 +8,13 @@ import Testing
 
 @Suite("Living lists: regressions")
 struct LivingListsRegressionTests {
+    /// Posts 100 ..< 106 arrive in `feed` at `index`, then a refresh of one page keeps the held items below
+    /// a gap.
+    private func freshPostsOnTop(_ feed: ScriptedFeed, _ viewModel: PostViewModel, at index: Int = 0) {
+        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: index) }
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+    }
+
     /// A page that lands beyond `maxPages` at the bottom drops the top page in the same transition: the
     /// changes must name the landed rows by their offsets in that transition's snapshot.
     @Test func anAppendThatDropsTheTopPageSendsChangesThatReplay() {
@@ -24,8 +31,7 @@ struct LivingListsRegressionTests {
     @Test func aDropAtTheTopThatTakesTheGapAwayLoadsTheFreshPagesAndTheGapAgainFromAbove() {
         let feed = ScriptedFeed(ids: Array(1 ... 12), size: 2)
         let (viewModel, replayer) = loaded(feed, pages: 3, maxPages: 4)
-        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
-        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        freshPostsOnTop(feed, viewModel)
         #expect(ids(viewModel) == [100, 101] + Array(1 ... 6))
         #expect(viewModel.gap.value == 2)
         viewModel.loadNextPage()                                   // [7, 8] lands, the fresh page goes
@@ -49,8 +55,7 @@ struct LivingListsRegressionTests {
     @Test func removingEveryItemBelowTheGapLetsTheBottomLoadTheGap() {
         let feed = ScriptedFeed(ids: [1, 2], size: 2)
         let (viewModel, replayer) = loaded(feed, pages: 1)
-        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
-        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        freshPostsOnTop(feed, viewModel)
         #expect(ids(viewModel) == [100, 101, 1, 2])
         #expect(viewModel.gap.value == 2)
         viewModel.remove(id: 1)
@@ -71,8 +76,7 @@ struct LivingListsRegressionTests {
         let viewModel = PostViewModel(scheduler: ImmediateScheduler(), maxPages: 3) { feed.page(at: 2) }
         let replayer = ChangeReplayer(viewModel)
         viewModel.loadNextPage()                                   // [3, 4]
-        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 2) }
-        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        freshPostsOnTop(feed, viewModel, at: 2)
         #expect(ids(viewModel) == [100, 101, 3, 4])
         viewModel.remove(id: 3)
         viewModel.remove(id: 4)                                    // the gap closes: the bottom goes on from it
@@ -90,8 +94,7 @@ struct LivingListsRegressionTests {
     @Test func aGapClosedByADropTakesThePagesEditsEmptiedBelowItAway() {
         let feed = ScriptedFeed(ids: [1, 2, 3, 4], size: 2)
         let (viewModel, replayer) = loaded(feed, pages: 2, maxPages: 3)
-        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
-        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        freshPostsOnTop(feed, viewModel)
         viewModel.remove(id: 1)
         viewModel.remove(id: 2)                                    // the page below the gap holds nothing
         #expect(ids(viewModel) == [100, 101, 3, 4])
@@ -110,8 +113,7 @@ struct LivingListsRegressionTests {
     @Test func removingEveryHeldItemWhileADroppedGapWaitsLetsTheBottomLoadTheGap() {
         let feed = ScriptedFeed(ids: [1, 2, 3, 4], size: 2)
         let (viewModel, replayer) = loaded(feed, pages: 1, maxPages: 2)
-        feed.edit { $0.insert(contentsOf: (100 ..< 106).map { FeedPost(id: $0) }, at: 0) }
-        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        freshPostsOnTop(feed, viewModel)
         viewModel.loadNextPage()                                   // [3, 4]: the fresh page dropped with the gap
         #expect(ids(viewModel) == [1, 2, 3, 4])
         for id in 1 ... 4 { viewModel.remove(id: id) }

@@ -260,11 +260,16 @@ public final class ChangingFeed: Sendable {
         -> PageNumberResponse<Item> {
         state.withLock { state in
             let size = state.served(size)
-            let items = Self.slice(state.live, from: (page - firstPageIndex) * size, count: size)
+            // A page number or size whose offset is past `Int`'s range asks for nothing (no trap); a size below
+            // one gives no page count.
+            let (index, indexOverflow) = page.subtractingReportingOverflow(firstPageIndex)
+            let (offset, offsetOverflow) = index.multipliedReportingOverflow(by: max(size, 0))
+            let items = indexOverflow || offsetOverflow ? [] : Self.slice(state.live, from: offset, count: size)
             let count = state.live.count
             Self.finish(&state, served: items.count)
             guard includeTotals else { return PageNumberResponse(items: items) }
-            return PageNumberResponse(items: items, totalPages: (count + size - 1) / size, totalItems: count)
+            let pages = size > 0 ? count / size + (count % size == 0 ? 0 : 1) : nil
+            return PageNumberResponse(items: items, totalPages: pages, totalItems: count)
         }
     }
 
@@ -277,7 +282,7 @@ public final class ChangingFeed: Sendable {
             if let cursor, let key = state.cursors[cursor] ?? state.live.first(where: { $0.item.id == cursor })?.key {
                 start = Self.firstIndex(in: state.live, after: key)
             }
-            let end = min(start + max(0, state.served(limit)), state.live.count)
+            let end = start + min(max(0, state.served(limit)), state.live.count - start)
             let items = state.live[start ..< end].map(\.item)
             let more = end < state.live.count
             if more, end > start { state.cursors[state.live[end - 1].item.id] = state.live[end - 1].key }
@@ -395,7 +400,7 @@ public final class ChangingFeed: Sendable {
 
     private static func slice(_ live: [Slot], from offset: Int, count: Int) -> [Item] {
         let start = min(max(0, offset), live.count)
-        return live[start ..< min(start + max(0, count), live.count)].map(\.item)
+        return live[start ..< start + min(max(0, count), live.count - start)].map(\.item)
     }
 
     /// The index of the first item whose key is above `key` (binary search).

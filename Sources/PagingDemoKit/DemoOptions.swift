@@ -128,11 +128,11 @@ extension DemoInvocation {
             }
             switch name {
             case "items":
-                options.items = try integer(try nextValue(), for: name, atLeast: 0)
+                options.items = try integer(try nextValue(), for: name, in: 0 ... 1_000_000)
             case "page-size":
-                options.pageSize = try integer(try nextValue(), for: name, atLeast: 1)
+                options.pageSize = try integer(try nextValue(), for: name, in: 1 ... 10_000)
             case "latency-ms":
-                options.latencyMilliseconds = try integer(try nextValue(), for: name, atLeast: 0)
+                options.latencyMilliseconds = try integer(try nextValue(), for: name, in: 0 ... 600_000)
             case "failure-rate":
                 let text = try nextValue()
                 guard let rate = Double(text), rate >= 0, rate <= 1 else {
@@ -146,7 +146,7 @@ extension DemoInvocation {
                 }
                 options.seed = seed
             case "prefetch":
-                options.prefetch = try integer(try nextValue(), for: name, atLeast: 0)
+                options.prefetch = try integer(try nextValue(), for: name, in: 0 ... 10_000)
             case "script":
                 options.script = try ScriptCommand.parseScript(try nextValue())
             case "url":
@@ -173,13 +173,13 @@ extension DemoInvocation {
                 options.source = try DemoSource.parse(try nextValue())
                 simulatedOnly.insert("--source")
             case "churn":
-                options.churn = try integer(try nextValue(), for: name, atLeast: 0)
+                options.churn = try integer(try nextValue(), for: name, in: 0 ... 10_000)
                 simulatedOnly.insert("--churn")
             case "start":
-                options.start = try integer(try nextValue(), for: name, atLeast: 1)
+                options.start = try integer(try nextValue(), for: name, in: 1 ... 1_000_000)
                 simulatedOnly.insert("--start")
             case "max-pages":
-                options.maxPages = try integer(try nextValue(), for: name, atLeast: 1)
+                options.maxPages = try integer(try nextValue(), for: name, in: 1 ... 10_000)
             case "store":
                 let path = try nextValue()
                 guard !path.isEmpty else { throw OptionsError(message: "--store needs a file path") }
@@ -225,9 +225,11 @@ extension DemoInvocation {
         return .run(options)
     }
 
-    private static func integer(_ text: String, for name: String, atLeast minimum: Int) throws(OptionsError) -> Int {
-        guard let number = Int(text), number >= minimum else {
-            throw OptionsError(message: "--\(name) must be an integer of at least \(minimum), not '\(text)'")
+    /// The integer `text` says, within `range`: a demo's sizes and delays are bounded, so that a mistyped
+    /// value is refused here rather than exhausting memory, or overflowing a page's offset, later.
+    private static func integer(_ text: String, for name: String, in range: ClosedRange<Int>) throws(OptionsError) -> Int {
+        guard let number = Int(text), range.contains(number) else {
+            throw OptionsError(message: "--\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return number
     }

@@ -39,6 +39,28 @@ import Testing
         #expect(throws: OptionsError.self) { try DemoInvocation.parse(["--script", "next,jump"]) }
     }
 
+    /// A size, count or delay past the demo's bounds is refused with the flag's range, before anything is
+    /// built: `--page-size` near `Int.max` overflowed the simulated feed's page count, with the terminal in
+    /// raw mode (a trap skips its restore).
+    @Test func optionsRefuseSizesCountsAndDelaysPastTheirBounds() throws {
+        for flag in ["--items", "--page-size", "--latency-ms", "--prefetch", "--churn", "--start", "--max-pages"] {
+            #expect(throws: OptionsError.self, "\(flag)") { try DemoInvocation.parse([flag, String(Int.max)]) }
+        }
+        do {
+            _ = try DemoInvocation.parse(["--page-size", "9223372036854775807"])
+            Issue.record("--page-size Int.max was taken")
+        } catch {
+            #expect(error.message == "--page-size must be an integer from 1 to 10000, not '9223372036854775807'")
+        }
+        #expect(try options(["--page-size", "10000", "--items", "1000000", "--script", "next"])?.pageSize == 10_000)
+    }
+
+    /// The largest page the demo takes, at the end of the largest feed, in script mode: it loads.
+    @Test func theLargestPageSizeLoadsAPage() throws {
+        let lines = try run(["--page-size", "10000", "--items", "15000", "--script", "next,next"])
+        #expect(lines.map { String($0.prefix(20)) } == ["next -> items=10000 ", "next -> items=15000 "], "\(lines)")
+    }
+
     @Test func usageNamesTheNewKeysAndCommands() {
         for word in ["--start N", "--max-pages N", "refresh", "fill", " u ", " d ", " n ", " f ", " t "] {
             #expect(DemoInvocation.usage.contains(word), "usage lacks \(word)")

@@ -166,4 +166,23 @@ struct ChangingFeedRegressionTests {
         #expect(model.items.value.map(\.id) == Self.survivors)
         #expect(feed.requestCount <= 1 + 4)
     }
+
+    // MARK: - Requests far out of range
+
+    /// A page number or a size far out of range asks for nothing, or for the rest of the feed; it never traps
+    /// (the page count was `(count + size - 1) / size`, and the offset `(page - first) * size`).
+    @Test func aPageNumberOrSizeFarOutOfRangeAnswersWithoutTrapping() {
+        let feed = ChangingFeed(count: 45)
+        let whole = feed.page(1, size: .max, includeTotals: true)
+        #expect(whole.items.map(\.id) == Array(0 ..< 45))
+        #expect(whole.totalPages == 1 && whole.totalItems == 45)
+        #expect(feed.page(2, size: .max, includeTotals: true).items.isEmpty)
+        #expect(feed.page(.max, size: 20).items.isEmpty)
+        #expect(feed.page(.min, size: 20).items.isEmpty)
+        let none = feed.page(1, size: 0, includeTotals: true)
+        #expect(none.items.isEmpty && none.totalPages == nil && none.totalItems == 45)
+        #expect(feed.page(3, size: 20, includeTotals: true).totalPages == 3)
+        #expect(feed.offset(40, limit: .max).map(\.id) == Array(40 ..< 45))
+        #expect(feed.cursor(after: 39, limit: .max).items.map(\.id) == Array(40 ..< 45))
+    }
 }

@@ -55,8 +55,6 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     /// The `refresh()` calls waiting for their refresh to end.
     @ObservationIgnored private var refreshes: [UInt64: RefreshWait] = [:]
     @ObservationIgnored private var nextRefresh: UInt64 = 0
-    /// What `retry()` does after a failed refresh: the refresh or gap fill this mirror started last.
-    @ObservationIgnored private var repeatRefresh: () -> Void
     /// The observation of the view model's transitions, disposed when the mirror is released.
     @ObservationIgnored private let observation = SerialDisposable()
 
@@ -74,7 +72,6 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         exhausted = state.loadStates.append.isComplete
         totalCount = state.totalCount
         shown = Shown(state)
-        repeatRefresh = { [viewModel] in viewModel.refresh() }
         observation.inner = viewModel.core.mirrorChanged.output.observeValues { [weak self] _ in
             onMainActor(self) { $0.showLatest() }
         }
@@ -111,11 +108,12 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
         viewModel.loadPreviousPage()
     }
 
-    /// Retries what failed, as shown in `loadStates`: the last refresh or gap fill this mirror started (or
-    /// `refresh()`) if `loadStates.refresh` failed, the next page if `loadStates.append` did, the previous
+    /// Retries what failed, as shown in `loadStates`: if `loadStates.refresh` failed, the step of the
+    /// refresh or gap fill that failed, whoever started it (this mirror, a refresh trigger, a store's
+    /// revalidation), going on from where it stopped; the next page if `loadStates.append` did; the previous
     /// page if `loadStates.prepend` did. Does nothing when nothing failed.
     public func retry() {
-        if loadStates.refresh.error != nil { repeatRefresh() }
+        if loadStates.refresh.error != nil { viewModel.core.submit(.retryRefresh) }
         if loadStates.append.error != nil { viewModel.loadNextPage() }
         if loadStates.prepend.error != nil { viewModel.loadPreviousPage() }
     }
@@ -123,7 +121,6 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     /// Loads the items missing at the gap (`PaginatedListViewModel.fillGap()`); reported on
     /// `loadStates.refresh`. Does nothing without a gap or while a refresh loads.
     public func fillGap() {
-        repeatRefresh = { [viewModel] in viewModel.fillGap() }
         viewModel.fillGap()
     }
 
@@ -134,7 +131,6 @@ public final class ObservablePaginatedList<Item, Failure: Error> {
     /// Made for `.refreshable { await list.refresh() }`: the system spinner shows exactly as long as the
     /// work. If the calling task is cancelled, returns at once; the refresh goes on.
     public func refresh() async {
-        repeatRefresh = { [viewModel] in viewModel.refresh() }
         await refreshing { $0.refresh() }
     }
 
@@ -235,7 +231,6 @@ extension ObservablePaginatedList {
     /// user has read and may leave a `gap`) and returns once the refresh has landed, failed or been cut
     /// off, with the mirror already showing the outcome. As `refresh()`, for `.refreshable`.
     public func refresh(_ policy: RefreshPolicy) async {
-        repeatRefresh = { [viewModel] in viewModel.refresh(policy) }
         await refreshing { $0.refresh(policy) }
     }
 }

@@ -88,11 +88,12 @@ public final class ObservableQueryPaginatedList<Query: Hashable & Sendable, Item
         list.loadNextPage()
     }
 
-    /// Retries what failed for the current query, as shown in `loadStates`: the refresh, the next page or
-    /// the previous page. Does nothing when nothing failed.
+    /// Retries what failed for the current query, as shown in `loadStates`: the step of the refresh (its
+    /// revalidation, or one the app started) that failed, the next page or the previous page. Does nothing
+    /// when nothing failed.
     public func retry() {
         let viewModel = list.current.value
-        if loadStates.refresh.error != nil { viewModel.refresh() }
+        if loadStates.refresh.error != nil { viewModel.core.submit(.retryRefresh) }
         if loadStates.append.error != nil { viewModel.loadNextPage() }
         if loadStates.prepend.error != nil { viewModel.loadPreviousPage() }
     }

@@ -9,9 +9,13 @@ import Signals
 /// - A query seen before, among the last `cacheLimit`, shows its items at once (`changes` sends `.reset`),
 ///   then is revalidated by `revalidation` (`QueryRevalidation`).
 /// - A new query's first page loads at once. With `keepPrevious` (the default), `items` keeps showing the
-///   previous query's items until that page lands (or the load fails, or the page is empty), then shows the
-///   new query's list in one transition (`changes` sends `.reset`); without it, the list blanks at once.
-///   `loadStates` follows the new query from the switch on (`append` is `.loading` meanwhile).
+///   previous query's items until that page lands (or the load fails, or the page is empty and ends the
+///   list; an empty page with more after it keeps them while the next one loads), then shows the new
+///   query's list in one transition (`changes` sends `.reset`); without it, the list blanks at once.
+///   `loadStates` follows the new query from the switch on (`append` is `.loading` meanwhile), and `query`
+///   and `current` change together (an observer of either sees the other's new value).
+/// - A query switched away from keeps its items and a failure it showed (its load in flight is cut off):
+///   going back shows the failure again, retried by `loadNextPage()` as any failed page.
 ///
 /// Between switches, `items`, `loadStates` and `changes` forward the current view model's, transition by
 /// transition: applying every `changes` value in order to a copy of the first `items` snapshot gives each

@@ -448,6 +448,48 @@ struct ObservablePaginatedListPolicyTests {
         script.deliver([3, 4, 5], next: script.producer())
         #expect(list.items.map(\.id) == [1, 2, 3, 4, 5, 6])
     }
+
+    /// After a gap fill that closed its gap, a refresh the mirror did not start (the view model's own, as a
+    /// trigger or a store's revalidation starts) fails: `retry()` runs that refresh's failed step again (it
+    /// once repeated the gap fill, which found no gap and did nothing).
+    @Test func retryRetriesTheRefreshThatFailedNotTheLastOneTheMirrorStarted() async {
+        let task = Task { @MainActor [list] in await list.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap)) }
+        await eventually { script.runs.count == 2 }
+        script.deliver([1, 2], next: script.producer())
+        await returned(task)
+        list.fillGap()
+        script.deliver([3, 4, 5], next: script.producer())
+        #expect(list.gap == nil)
+        viewModel.refresh(.mergeOnTop(maxPages: 2, onGap: .keepGap))
+        script.runs[script.runs.count - 1].send(error: TestError(6))
+        #expect(list.loadStates.refresh.error == TestError(6))
+        let runs = script.runs.count
+        list.retry()
+        #expect(script.runs.count == runs + 1)
+        #expect(list.loadStates.refresh.isLoading && list.loadStates.refresh.error == nil)
+        script.deliver([0, 1], next: script.producer())
+        #expect(list.items.map(\.id) == [0, 1, 2, 3, 4, 5, 6])
+        #expect(!list.loadStates.refresh.isLoading)
+    }
+
+    /// A gap fill asked for while a refresh loads is refused: when that refresh fails, `retry()` retries the
+    /// refresh, from its failed page (it once ran the refused gap fill instead, which left the top stale).
+    @Test func retryAfterARefusedGapFillRetriesTheRefreshThatFailed() async {
+        let task = Task { @MainActor [list] in await list.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap)) }
+        await eventually { script.runs.count == 2 }
+        script.deliver([1, 2], next: script.producer())
+        await returned(task)
+        #expect(list.gap == 2)
+        viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
+        let refreshRuns = script.runs.count
+        list.fillGap()
+        #expect(script.runs.count == refreshRuns)
+        script.runs[script.runs.count - 1].send(error: TestError(7))
+        list.retry()
+        #expect(script.runs.count == refreshRuns + 1)
+        script.deliver([0, 1], next: script.producer())
+        #expect(list.items.prefix(3).map(\.id) == [0, 1, 2])
+    }
 }
 
 @Suite("ObservablePaginatedList: both directions") @MainActor

@@ -83,6 +83,13 @@ extension PagingStateMachine {
             case .idle, .failed: false
             }
         }
+
+        /// Whether the refresh failed with no automatic retry waiting (nothing of it is in flight).
+        @inlinable
+        var isFailedWithoutRetry: Bool {
+            if case .failed(_, _, _, retryOf: nil) = self { return true }
+            return false
+        }
     }
 
     // MARK: - Commands
@@ -132,7 +139,24 @@ extension PagingStateMachine {
     @usableFromInline
     mutating func refreshRetryDue(of failedLoad: LoadID) -> [Action] {
         defer { _checkInvariants() }
-        guard case .failed(_, var progress, let step, let retryOf) = refresh, retryOf == failedLoad else { return [] }
+        guard case .failed(_, _, _, let retryOf) = refresh, retryOf == failedLoad else { return [] }
+        return resumeFailedRefresh()
+    }
+
+    /// A mirror's `retry()` after a failed refresh or gap fill, whoever started it: runs the step that failed
+    /// again now, as its automatic retry would (which is cancelled, if one waits). Nothing unless the refresh
+    /// failed.
+    @usableFromInline
+    mutating func retryFailedRefresh() -> [Action] {
+        defer { _checkInvariants() }
+        guard case .failed(_, _, _, let retryOf) = refresh else { return [] }
+        let cancel: [Action] = retryOf == nil ? [] : [.cancelRetry(.refresh)]
+        return cancel + resumeFailedRefresh()
+    }
+
+    /// Runs the failed refresh's step again, going on from where it stopped.
+    private mutating func resumeFailedRefresh() -> [Action] {
+        guard case .failed(_, var progress, let step, _) = refresh else { return [] }
         let actions = cutOffEdges()
         // Pages the user loaded while the retry waited are held too: a reload reloads them (else the last
         // reloaded page would end the list above them).

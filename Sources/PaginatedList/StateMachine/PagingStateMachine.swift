@@ -316,11 +316,13 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// A query list switched away from this list (`QueryPaginatedList`): cuts off every load in flight
-    /// and cancels waiting retries, keeping the items; each cut-off load is ready to start again.
+    /// and cancels waiting retries, keeping the items; each cut-off load is ready to start again. A failure
+    /// with no retry waiting has nothing in flight: it stays, shown when the list is shown again, until
+    /// `loadNextPage()` (or a refresh) retries it.
     @usableFromInline
     mutating func pause() -> [Action] {
         defer { _checkInvariants() }
-        let actions = cutOffEdges() + cutOffRefresh()
+        let actions = cutOffEdges(keepingFailures: true) + (refresh.isFailedWithoutRetry ? [] : cutOffRefresh())
         guard !actions.isEmpty else { return [] }
         return [transition()] + actions
     }
@@ -688,14 +690,17 @@ struct PagingStateMachine<Item, Failure: Error> {
     }
 
     /// Cuts off the append and prepend loads in flight and cancels their waiting retries; each edge keeps
-    /// its pending page, ready to load again.
-    mutating func cutOffEdges() -> [Action] {
+    /// its pending page, ready to load again. A failed edge with no retry waiting is made ready too, unless
+    /// `keepingFailures` (then it stays failed, and in `failureOrder`).
+    mutating func cutOffEdges(keepingFailures: Bool = false) -> [Action] {
         var actions: [Action] = []
         for direction in [Direction.prepend, .append] {
             switch edge(direction) {
             case let .loading(pending, load):
                 actions.append(.cutOff(load))
                 setEdge(direction, .ready(PendingLoad(request: pending.request)))
+            case .failed(_, _, retryOf: nil) where keepingFailures:
+                continue
             case let .failed(_, pending, retryOf):
                 if retryOf != nil { actions.append(.cancelRetry(.edge(direction))) }
                 setEdge(direction, .ready(PendingLoad(request: pending.request)))

@@ -80,6 +80,10 @@ final class QueryListStorage<Query: Hashable & Sendable, Item, Failure: Error>: 
     private var tag: UInt64 = 0
     /// The last `items` value of the current view model.
     private var latest = ItemList<Item>()
+    /// Whether the switch started the current view model's first page and the observation's first load
+    /// states, those of before that load (idle, or the failure of a first page a switch away cut short),
+    /// have not come yet: they are not shown (`loadStates` says `.loading` from the switch on).
+    private var skipsStatesBeforeLoad = false
     private let observation = SerialDisposable()
 
     init(
@@ -184,8 +188,18 @@ final class QueryListStorage<Query: Hashable & Sendable, Item, Failure: Error>: 
         // A kept query that shows something (or is known to be empty) shows it at once.
         let showsAtOnce = !viewModel.items.value.isEmpty || viewModel.exhausted.value
         phase = .starting(keepUntilLanded: keepPrevious && !showsAtOnce)
-        query.value = newQuery
-        current.value = viewModel
+        // Both set before either is delivered: an observer of one that reads the other (or acts on `current`,
+        // as `loadNextPage()` and `refresh()` do) sees the new query's view model.
+        let staged = [query.stage(newQuery), current.stage(viewModel)]
+        for delivery in staged { delivery?.deliver() }
+        skipsStatesBeforeLoad = !showsAtOnce
+        if skipsStatesBeforeLoad {
+            // `.loading` from the switch on, as the load this starts will say (on an asynchronous scheduler,
+            // a turn or more later).
+            var starting = viewModel.loadStates.value
+            starting.append = .loading
+            loadStates.value = starting
+        }
         observe(viewModel)
         if showsAtOnce {
             revalidate(entry)
@@ -254,6 +268,12 @@ final class QueryListStorage<Query: Hashable & Sendable, Item, Failure: Error>: 
     }
 
     private func received(_ states: LoadStates<Failure>) {
+        if skipsStatesBeforeLoad {
+            // The value the observation was given at once: the view model's states before the load (unless
+            // a load of its own was in flight already: shown then, as any load).
+            skipsStatesBeforeLoad = false
+            guard states.isLoading else { return }
+        }
         loadStates.value = states
         guard case let .waiting(sawLoading) = phase else { return }
         if states.isLoading {

@@ -35,6 +35,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
         /// Refresh by `mode`, asking `check` first whether anything changed.
         case refresh(Machine.RefreshMode, check: Producer<Bool, Failure>?)
         case fillGap
+        /// Run the failed refresh's (or gap fill's) step again (`ObservablePaginatedList.retry()`).
+        case retryRefresh
         /// An event of the freshness check `LoadID`.
         case checkEvent(LoadID, Event<Bool, Failure>)
         /// Change each held item whose id is a `key` with its `change` (which must keep the id), in one
@@ -207,6 +209,8 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             run(machine.refresh(mode, check: check))
         case .fillGap:
             run(machine.fillGap())
+        case .retryRefresh:
+            run(machine.retryFailedRefresh())
         case let .checkEvent(load, event):
             run(machine.receiveCheck(event, of: load))
         case let .patch(patches):

@@ -150,6 +150,70 @@ struct QueryPaginatedListTests {
         #expect(list.loadStates.value.append == .loading)
     }
 
+    /// A switch away cuts off what is in flight, and nothing of a failure: going back shows it again, and
+    /// only `loadNextPage()` retries it (the pause once made the failed page ready, unpublished: the list
+    /// showed the failure while a prefetch loaded the page on its own).
+    @Test func aFailureOfAQuerySwitchedAwayFromIsShownWhenItComesBackAndRetriedOnlyByLoadNextPage() {
+        let source = QuerySource()
+        let list = makeHitList(source, revalidation: .never)
+        source.lastRun.deliver(3)
+        list.loadNextPage()
+        source.lastRun.fail(7)
+        #expect(list.loadStates.value.append == .failed(TestError(7)))
+        list.setQuery("b")
+        source.lastRun.deliver(2)
+        let runsBefore = source.runs.count
+        list.setQuery("a")
+        #expect(list.items.value.map(\.id) == ["a#0", "a#1", "a#2"])
+        #expect(list.loadStates.value.append == .failed(TestError(7)))
+        #expect(list.current.value.lastError.value == TestError(7))
+        list.current.value.loadPagesIfNeeded(visibleIndex: 2)
+        #expect(source.runs.count == runsBefore)
+        list.loadNextPage()
+        #expect(source.runs.count == runsBefore + 1)
+        #expect(source.lastRun.query == "a" && source.lastRun.page == 1)
+        #expect(list.loadStates.value.append == .loading)
+    }
+
+    /// From the switch on, `append` says `.loading` until the new query's first page says otherwise: the
+    /// observation's first value, the new view model's states before its load (idle), is not shown, even
+    /// when the load starts a turn later (an asynchronous scheduler).
+    @Test func loadStatesSayLoadingFromTheSwitchUntilTheFirstPageLandsOnAnAsynchronousScheduler() {
+        let source = QuerySource()
+        let scheduler = TestScheduler()
+        let list = makeScheduledHitList(source, on: scheduler, showing: "a")
+        let states = Recorder(list.loadStates.signal)
+        list.setQuery("b")
+        scheduler.run()
+        #expect(list.loadStates.value.append == .loading)
+        source.lastRun.deliver(2, more: false)
+        scheduler.run()
+        #expect(list.items.value.map(\.id) == ["b#0", "b#1"])
+        let appends = states.values.map(\.append)
+        #expect(appends.first == .loading && appends.last == .complete)
+        #expect(!appends.contains(.idle), "\(appends)")
+    }
+
+    /// `query` and `current` change together: an observer of `query` that acts on the list acts on the new
+    /// query's view model (it once found the previous one, and refreshed a query no longer shown).
+    @Test func anObserverOfQueryFindsTheNewQuerysViewModelInCurrent() {
+        let source = QuerySource()
+        let list = makeHitList(source, revalidation: .never)
+        source.lastRun.deliver(3)
+        let seen = Recorder<String>()
+        list.query.signal.observeValues { [weak list] query in
+            guard let list else { return }
+            seen.append("\(query): \(list.current.value.items.value.isEmpty ? "new" : "kept")")
+        }
+        let first = list.current.value
+        list.current.signal.observeValues { [weak list, weak first] viewModel in
+            guard let list else { return }
+            seen.append("current is \(viewModel === first ? "a's" : "another") with query \(list.query.value)")
+        }
+        list.setQuery("b")
+        #expect(seen.values == ["b: new", "current is another with query b"])
+    }
+
     @Test func goingBackToAKeptQueryShowsItsItemsAtOnce() {
         let source = QuerySource()
         let list = makeHitList(source, revalidation: .never)

@@ -68,9 +68,10 @@ extension PaginatedListViewModel {
     /// Cost: grouping the items held when called is O(n). After that, a transition costs O(k) calls of
     /// `key` for the k items it inserts or updates, O(log n) per section it touches (a touched section's
     /// `items` is cut from the list, sharing its nodes), and moving the sections below the change in the
-    /// array (a prepend moves every section; an append, none). `key` is called on the view model's
-    /// scheduler, only for inserted and updated items (and every item after a `.reset` change); it must be
-    /// a pure function of the item.
+    /// array (a prepend moves every section; an append, none). `key` is called only for inserted and updated
+    /// items (and every item after a `.reset` change), on the view model's scheduler, except while the first
+    /// grouping runs: that grouping, and a transition delivered meanwhile, call it on the thread that called
+    /// `sections(by:)`. It must be a pure function of the item.
     ///
     /// The property starts from the items held at the call. Call it on the view model's scheduler (the main
     /// thread by default) to have them at once; from another thread, a transition delivered meanwhile is
@@ -121,10 +122,9 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
     struct State {
         /// The changes of the transition being delivered, in order.
         @usableFromInline var pending: [ItemListChange] = []
-        /// The `items` snapshot of that transition.
+        /// The list after the last transition the follower finished (or, before the first, the list the
+        /// first grouping read): the list the next transition starts from.
         @usableFromInline var snapshot: ItemList<Item>?
-        /// The `items` snapshot of the transition before it, if one was delivered since the follower began.
-        @usableFromInline var previous: ItemList<Item>?
         /// The jobs not run yet.
         @usableFromInline var jobs: [Job] = []
         /// The grouping, while no thread is running jobs; `nil` while one is (it holds the grouping).
@@ -152,19 +152,16 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
         output = mutable
         let core = viewModel.core
         // Observed before the items held are grouped, so that no transition is lost (see `Docs/Internals.md`,
-        // "Sections", races).
-        if let observation = core.items.signal.observeValues({ [self] items in
-            lock.locked {
-                state.previous = state.snapshot
-                state.snapshot = items
-            }
-        }) { observations.add(observation) }
+        // "Sections", races). The transition's end first, then its changes: the storage stages them in the
+        // other order, so every change the follower is given is followed by its transition's end. The list
+        // comes with that end, not from `items`: an observer of `items` started on another thread delivers
+        // `items` there, possibly after the transition's changes and end.
+        if let observation = core.mirrorChanged.output.observeValues({ [self] items in finishTransition(items) }) {
+            observations.add(observation)
+        }
         if let observation = core.changes.output.observeValues({ [self] change in
             lock.locked { state.pending.append(change) }
         }) { observations.add(observation) }
-        if let observation = core.mirrorChanged.output.observeValues({ [self] _ in finishTransition() }) {
-            observations.add(observation)
-        }
         submit(.group({ [weak core] in core?.items.value }))
     }
 
@@ -183,17 +180,19 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
         return runs
     }
 
-    /// The transition's last delivery: queues its changes on the grouping.
+    /// The transition's last delivery, with its list (`nil`: the transition left the items as they were):
+    /// queues its changes on the grouping.
     @inlinable
-    func finishTransition() {
+    func finishTransition(_ items: ItemList<Item>?) {
         guard output != nil else {
             observations.dispose()
             return
         }
         let job = lock.locked { () -> Job? in
             defer { state.pending = [] }
-            guard let snapshot = state.snapshot, !state.pending.isEmpty else { return nil }
-            return .transition(state.pending, before: state.previous, after: snapshot)
+            guard let items else { return nil }
+            defer { state.snapshot = items }
+            return .transition(state.pending, before: state.snapshot, after: items)
         }
         if let job { submit(job) }
     }
@@ -246,19 +245,53 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
             // The first grouping may have read this transition's list already (a property's value is set
             // before its transition is delivered): nothing to apply.
             if let basis = work.basis, basis._isIdentical(to: after) { return }
-            if let before, let basis = work.basis, basis._isIdentical(to: before) {
+            // Applied only when the changes lead from the grouping's list to `after` (checked before a key is
+            // read or a section edited, so that a misfit cannot trap, nor publish a half-edited array).
+            if let before, let basis = work.basis, basis._isIdentical(to: before),
+               Self.changes(changes, lead: before.count, to: after.count) {
                 let steps = Self.steps(of: changes, in: after, key: key)
                 if output.modify({ sections in work.grouping.apply(steps, to: &sections, from: after) }) {
                     work.basis = after
                     return
                 }
             }
-            // A transition the grouping does not stand before: group its list instead.
+            // A transition the grouping does not stand before (one that raced the first grouping, or whose
+            // changes were not all seen): group its list instead.
             items = after
         }
         let runs = Self.runs(of: items, in: 0 ..< items.count, key: key)
         output.modify { sections in work.grouping.rebuild(&sections, runs: runs, from: items) }
         work.basis = items
+    }
+
+    /// Whether `changes`, applied in order to a list of `count` items, are each within the list as the
+    /// changes before them leave it, read their keys within the list after them (`steps(of:in:key:)` reads
+    /// the keys of inserted and updated items there), and leave `finalCount` items. O(changes + offsets).
+    @inlinable
+    static func changes(_ changes: [ItemListChange], lead count: Int, to finalCount: Int) -> Bool {
+        guard !changes.isEmpty else { return false }
+        var count = count
+        for change in changes {
+            switch change {
+            case let .appended(range), let .inserted(range):
+                guard range.lowerBound >= 0, range.lowerBound <= count, range.upperBound <= finalCount else { return false }
+                count += range.count
+            case let .removed(offsets):
+                var previous = -1
+                for offset in offsets {
+                    guard offset > previous, offset < count else { return false }
+                    previous = offset
+                }
+                count -= offsets.count
+            case let .updated(offsets):
+                guard offsets.allSatisfy({ $0 >= 0 && $0 < count && $0 < finalCount }) else { return false }
+            case let .moved(from, to):
+                guard from >= 0, from < count, to >= 0, to < count else { return false }
+            case .reset:
+                count = finalCount
+            }
+        }
+        return count == finalCount
     }
 
     /// A transition's changes as grouping steps, their keys read from `snapshot`, the list after them.

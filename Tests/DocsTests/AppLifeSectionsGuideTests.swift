@@ -50,6 +50,8 @@ enum AppLifeSectionsGuide {
     @MainActor
     final class InboxTableController {
         private let dataSource: UITableViewDiffableDataSource<ListSection<Int, Message>.ID, Message.ID>
+        /// Kept for as long as the table shows them: dropping the property stops the grouping.
+        private let days: Property<[ListSection<Int, Message>]>
         private var observation: (any Disposable)?
 
         init(tableView: UITableView, inbox: PaginatedListViewModel<Message, Never>, text: @escaping (Message.ID) -> String) {
@@ -60,7 +62,8 @@ enum AppLifeSectionsGuide {
                 cell.contentConfiguration = content
                 return cell
             }
-            observation = inbox.sections(by: { $0.day }).producer.startWithValues(on: UIScheduler()) { [weak self] sections in
+            days = inbox.sections(by: { $0.day })
+            observation = days.producer.startWithValues(on: UIScheduler()) { [weak self] sections in
                 var snapshot = NSDiffableDataSourceSnapshot<ListSection<Int, Message>.ID, Message.ID>()
                 for section in sections {
                     snapshot.appendSections([section.id])

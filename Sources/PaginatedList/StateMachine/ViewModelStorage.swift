@@ -84,10 +84,12 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
     @usableFromInline let gap: MutableProperty<Int?>
     @usableFromInline let totalCount: MutableProperty<Int?>
     @usableFromInline let changes = Signal<ItemListChange, Never>.pipe()
-    /// Sends after everything else in each transition: an `ObservablePaginatedList` then reads
-    /// `mirrorState`. A `Void` signal rather than a property of the whole state: staging it costs little
-    /// (it is specialised), and nothing is copied for it when no mirror observes.
-    @usableFromInline let mirrorChanged = Signal<Void, Never>.pipe()
+    /// Sends after everything else in each transition, with the transition's list (`nil` when it left the
+    /// items as they were): an `ObservablePaginatedList` then reads `mirrorState`; a sections follower
+    /// takes the list after the transition's changes from it (the value travels with the event, so it is
+    /// that transition's even when the delivery is queued behind another). Not a property of the whole
+    /// state: staging it costs little (it is specialised), and nothing is copied for it when nobody observes.
+    @usableFromInline let mirrorChanged = Signal<ItemList<Item>?, Never>.pipe()
     @usableFromInline let diagnostics = Signal<PaginatedListDiagnostic, Never>.pipe()
     /// Sends after the transition in which the top of the list was loaded: the first page after creation
     /// or a reset, or a refresh that ended. What tells a list's age (`FirstPageAge`).
@@ -471,7 +473,7 @@ final class ViewModelStorage<Item, Failure: Error>: @unchecked Sendable {
             staged.append(totalCount.stage(transition.totalCount))
         }
         for change in transition.changes { staged.append(changes.input.stage(.value(change))) }
-        staged.append(mirrorChanged.input.stage(.value(())))
+        staged.append(mirrorChanged.input.stage(.value(transition.items)))
         for delivery in staged { delivery?.deliver() }
     }
 

@@ -170,6 +170,35 @@ struct SectionsTests {
         #expect(shape(sections.value) == ["1#0:[10, 11]", "2#0:[20, 21]"])
     }
 
+    /// An observer of `items` started on another thread is given the held items there, and every later list
+    /// there too, after it returns: the `items` of the transitions meanwhile reach the sections late, while
+    /// their changes come at once (the follower once grouped the late list with the new changes, and trapped).
+    @Test func sectionsFollowEveryTransitionWhileAnObserverOfItemsOnAnotherThreadHoldsItsDeliveries() {
+        let viewModel = PostViewModel(scheduler: ImmediateScheduler()) { postChain([[10, 11], [20, 21], [30], [40]]) }
+        viewModel.loadNextPage()
+        let sections = viewModel.sections(by: tens)
+        let delivered = DispatchSemaphore(value: 0), proceed = DispatchSemaphore(value: 0)
+        let done = Locked(false)
+        DispatchQueue.global().async {
+            viewModel.items.producer.startWithValues { _ in
+                guard !done.withLock({ $0 }) else { return }
+                delivered.signal()
+                proceed.wait()
+            }
+        }
+        delivered.wait()   // the other thread holds the delivery of `items`: [10, 11]
+        viewModel.loadNextPage()
+        #expect(shape(sections.value) == ["1#0:[10, 11]", "2#0:[20, 21]"])
+        proceed.signal()
+        delivered.wait()   // it delivered [10, 11, 20, 21] and holds again
+        viewModel.loadNextPage()
+        #expect(shape(sections.value) == ["1#0:[10, 11]", "2#0:[20, 21]", "3#0:[30]"])
+        viewModel.loadNextPage()
+        #expect(shape(sections.value) == ["1#0:[10, 11]", "2#0:[20, 21]", "3#0:[30]", "4#0:[40]"])
+        done.withLock { $0 = true }
+        proceed.signal()
+    }
+
     @Test func theKeyIsCalledOnlyForTheItemsAChangeBrings() {
         let calls = Counter()
         let viewModel = PostViewModel(scheduler: ImmediateScheduler()) { postChain([Array(0 ..< 50), Array(50 ..< 60)]) }

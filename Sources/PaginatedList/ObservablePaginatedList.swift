@@ -9,6 +9,7 @@ import Signals
 /// List(list.rows) { row in
 ///     Text(row.item.title).onAppear { list.rowAppeared(row.index) }
 /// }
+/// .onAppear { if list.items.isEmpty { list.loadNextPage() } }   // the first page: nothing loads by itself
 /// .refreshable { await list.refresh() }
 /// ```
 ///
@@ -17,7 +18,9 @@ import Signals
 /// its value changes, so a view that reads only `items` is not invalidated by a change of a load state, and
 /// one that reads `exhausted` is not invalidated by a load that starts or ends. When the view model
 /// delivers on the main thread (its default scheduler, `UIScheduler()`), each transition is applied as it
-/// is published, before the call that caused it returns when that call runs on the main thread. From
+/// is published: before the call that caused it returns, when that call runs on the main thread and
+/// nothing is queued on the main queue (a `UIScheduler` runs at once only then; a test that needs it
+/// every time uses `ImmediateScheduler`). From
 /// another scheduler, transitions are applied on the main actor in order; those that pile up before the
 /// main actor runs are applied as one update that shows the latest.
 ///

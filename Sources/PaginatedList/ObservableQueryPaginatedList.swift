@@ -7,7 +7,7 @@ import Synchronization
 /// query's first page loads, when the list keeps them).
 ///
 /// ```swift
-/// List(search.items.enumerated(), id: \.element.id) { index, repo in
+/// List(Array(search.items.enumerated()), id: \.element.id) { index, repo in
 ///     Text(repo.name).onAppear { search.rowAppeared(index) }
 /// }
 /// .searchable(text: $text)

@@ -190,6 +190,7 @@ extension SwiftUIGuide {
             List(feed.rows) { row in
                 Text(row.item.title).onAppear { feed.rowAppeared(row.index) }
             }
+            .onAppear { if feed.items.isEmpty { feed.loadNextPage() } }
             .refreshable { await feed.refresh() }
         }
     }
@@ -270,6 +271,7 @@ extension SwiftUIGuide {
             List(feed.rows, id: \.index) { row in
                 Text(row.item).onAppear { feed.rowAppeared(row.index) }
             }
+            .onAppear { if feed.items.isEmpty { feed.loadNextPage() } }   // the first page
             .refreshable { await feed.refresh() }
         }
     }

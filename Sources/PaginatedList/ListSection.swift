@@ -125,6 +125,10 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
         /// The list after the last transition the follower finished (or, before the first, the list the
         /// first grouping read): the list the next transition starts from.
         @usableFromInline var snapshot: ItemList<Item>?
+        /// Whether the first grouping has read its list. Until then a transition is not taken to start from
+        /// `snapshot`: the follower may have been attached to `changes` in the middle of it (after some of
+        /// its changes were queued), so its job groups its list afresh.
+        @usableFromInline var firstGroupingRead = false
         /// The jobs not run yet.
         @usableFromInline var jobs: [Job] = []
         /// The grouping, while no thread is running jobs; `nil` while one is (it holds the grouping).
@@ -192,7 +196,7 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
             defer { state.pending = [] }
             guard let items else { return nil }
             defer { state.snapshot = items }
-            return .transition(state.pending, before: state.snapshot, after: items)
+            return .transition(state.pending, before: state.firstGroupingRead ? state.snapshot : nil, after: items)
         }
         if let job { submit(job) }
     }
@@ -237,6 +241,7 @@ final class SectionsFollower<Key: Hashable & Sendable, Item, Failure: Error> {
             // already (its job, queued, finds the grouping at or past its list).
             guard let held = lock.locked({ () -> ItemList<Item>? in
                 let held = read()
+                state.firstGroupingRead = true
                 if let held, state.snapshot == nil { state.snapshot = held }
                 return held
             }) else { return }

@@ -28,6 +28,10 @@ import Testing
         #expect(!Follower.changes([.moved(from: 1, to: 4)], lead: 4, to: 4))
         // Changes that leave another count than the new list's.
         #expect(!Follower.changes([.appended(2 ..< 3)], lead: 2, to: 4))
+        // Items inserted, or updated, past the end of the list after the changes, though each fits the list
+        // as it stands then (their keys are read from the list after the changes).
+        #expect(!Follower.changes([.appended(4 ..< 6), .removed([0, 1])], lead: 4, to: 4))
+        #expect(!Follower.changes([.updated([3]), .removed([3])], lead: 4, to: 3))
         // No change at all (a transition with a new list whose changes the follower did not see).
         #expect(!Follower.changes([], lead: 2, to: 2))
     }

@@ -14,8 +14,10 @@ import Signals
 ///   query's list in one transition (`changes` sends `.reset`); without it, the list blanks at once.
 ///   `loadStates` follows the new query from the switch on (`append` is `.loading` meanwhile), and `query`
 ///   and `current` change together (an observer of either sees the other's new value).
-/// - A query switched away from keeps its items and a failure it showed (its load in flight is cut off):
-///   going back shows the failure again, retried by `loadNextPage()` as any failed page.
+/// - A query switched away from keeps its items and a failure it showed (its load in flight is cut off).
+///   Going back to a query that holds items shows them; its failure shows again, retried by
+///   `loadNextPage()` as any failed page, unless `revalidation` refreshes the query then (a refresh starts
+///   over and clears it). A query that holds no item loads its first page again at once.
 ///
 /// Between switches, `items`, `loadStates` and `changes` forward the current view model's, transition by
 /// transition: applying every `changes` value in order to a copy of the first `items` snapshot gives each

@@ -399,6 +399,15 @@ struct ObservablePaginatedListPolicyTests {
         script.deliver([5, 6], next: nil)
     }
 
+    /// A `.mergeOnTop` refresh of one page that brings rows 1 and 2, with more after them: rows 3 and 4
+    /// are missing between them and the rows held (`gap == 2`).
+    func refreshLeavingAGap() async {
+        let task = Task { @MainActor [list] in await list.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap)) }
+        await eventually { script.runs.count == 2 }
+        script.deliver([1, 2], next: script.producer())
+        await returned(task)
+    }
+
     @Test func aMergingRefreshReturnsAfterItsLastPage() async {
         let done = Locked(false)
         let task = Task { @MainActor [list] in
@@ -417,10 +426,7 @@ struct ObservablePaginatedListPolicyTests {
     }
 
     @Test func aRefreshThatLeavesAGapShowsItAndFillGapClosesIt() async {
-        let task = Task { @MainActor [list] in await list.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap)) }
-        await eventually { script.runs.count == 2 }
-        script.deliver([1, 2], next: script.producer())
-        await returned(task)
+        await refreshLeavingAGap()
         #expect(list.items.map(\.id) == [1, 2, 5, 6])
         #expect(list.gap == 2)
         let names = Locked<Set<String>>([])
@@ -435,10 +441,7 @@ struct ObservablePaginatedListPolicyTests {
     }
 
     @Test func retryRepeatsAFailedGapFill() async {
-        let task = Task { @MainActor [list] in await list.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap)) }
-        await eventually { script.runs.count == 2 }
-        script.deliver([1, 2], next: script.producer())
-        await returned(task)
+        await refreshLeavingAGap()
         list.fillGap()
         script.runs[script.runs.count - 1].send(error: TestError(4))
         #expect(list.loadStates.refresh.error == TestError(4))
@@ -453,10 +456,7 @@ struct ObservablePaginatedListPolicyTests {
     /// trigger or a store's revalidation starts) fails: `retry()` runs that refresh's failed step again (it
     /// once repeated the gap fill, which found no gap and did nothing).
     @Test func retryRetriesTheRefreshThatFailedNotTheLastOneTheMirrorStarted() async {
-        let task = Task { @MainActor [list] in await list.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap)) }
-        await eventually { script.runs.count == 2 }
-        script.deliver([1, 2], next: script.producer())
-        await returned(task)
+        await refreshLeavingAGap()
         list.fillGap()
         script.deliver([3, 4, 5], next: script.producer())
         #expect(list.gap == nil)
@@ -475,10 +475,7 @@ struct ObservablePaginatedListPolicyTests {
     /// A gap fill asked for while a refresh loads is refused: when that refresh fails, `retry()` retries the
     /// refresh, from its failed page (it once ran the refused gap fill instead, which left the top stale).
     @Test func retryAfterARefusedGapFillRetriesTheRefreshThatFailed() async {
-        let task = Task { @MainActor [list] in await list.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap)) }
-        await eventually { script.runs.count == 2 }
-        script.deliver([1, 2], next: script.producer())
-        await returned(task)
+        await refreshLeavingAGap()
         #expect(list.gap == 2)
         viewModel.refresh(.mergeOnTop(maxPages: 1, onGap: .keepGap))
         let refreshRuns = script.runs.count
